@@ -1,0 +1,40 @@
+// ESLint flat config: typescript-eslint recommended rules, Prettier owns formatting.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'CallExpression[callee.property.name="only"]', message: 'no focused tests' },
+      ],
+    },
+  },
+  {
+    // The domain is pure: no framework, no storage, no HTTP (also checked by dependency-cruiser).
+    files: ['src/ledger/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@nestjs/*', 'pg', '@electric-sql/*', '@eventstore/*', 'express', 'node:http', 'node:fs', 'node:net'], message: 'src/ledger is pure: no framework, storage or I/O' },
+            { group: ['../*'], message: 'src/ledger imports only itself' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'demo/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);

@@ -1,0 +1,30 @@
+/**
+ * Jest runs the TypeScript sources as native ES modules (NestJS 12 and several
+ * dependencies ship ESM only), transformed by SWC with decorator metadata.
+ * Test tiers are in the file name: *.unit.spec.ts, *.int.spec.ts, *.e2e.spec.ts.
+ */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      target: 'es2022',
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      keepClassNames: true,
+    },
+    module: { type: 'es6' },
+  },
+];
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': swc },
+  testEnvironment: 'node',
+};
+export default {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{src,test}/**/*.unit.spec.ts'] },
+    { ...common, displayName: 'int', testMatch: ['<rootDir>/{src,test}/**/*.int.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{src,test}/**/*.e2e.spec.ts'] },
+  ],
+};
