@@ -1,0 +1,200 @@
+import type { ClaimOperation } from './commands.js';
+import { accept, refuse, type Decision } from './decision.js';
+import type { AuditEvent, ClaimReason, DuplicateAnswer, EventBase } from './events.js';
+import { outcomeOf, type ReplayedOutcome } from './outcome.js';
+import { unfinishedSteps, type OperationState } from './operation-state.js';
+
+/** A claim that acquired the operation: the worker may proceed with this fencing token. */
+export interface Acquired {
+  readonly kind: 'acquired';
+  readonly operationId: string;
+  readonly attempt: number;
+  /** Equal to `attempt`; later commands must carry it. */
+  readonly fencingToken: number;
+  readonly leaseExpiresAt: string;
+  readonly fingerprint: string;
+  readonly reason: ClaimReason;
+  /** Steps completed by earlier attempts, with their outputs, so the worker can skip them. */
+  readonly completedSteps: readonly { readonly step: string; readonly providerIdempotencyKey: string }[];
+}
+
+/** A claim of a terminal operation: the recorded outcome, replayed. */
+export interface Replayed {
+  readonly kind: 'replayed';
+  readonly operationId: string;
+  readonly state: 'confirmed' | 'failed' | 'abandoned';
+  readonly outcome: ReplayedOutcome;
+}
+
+export type ClaimResult = Acquired | Replayed;
+
+function base(cmd: ClaimOperation, attempt: number): EventBase {
+  return {
+    operationId: cmd.operationId,
+    key: cmd.key,
+    tenant: cmd.key.tenant,
+    attempt,
+    at: new Date(cmd.now).toISOString(),
+  };
+}
+
+function acquire(cmd: ClaimOperation, state: OperationState, reason: ClaimReason): Decision<ClaimResult> {
+  const attempt = state.attempt + 1;
+  const leaseExpiresAt = new Date(cmd.now + cmd.leaseMs).toISOString();
+  const completedSteps = Object.values(state.steps)
+    .filter((s) => s.status === 'completed')
+    .map((s) => ({ step: s.name, providerIdempotencyKey: s.providerIdempotencyKey }));
+  return accept<ClaimResult>(
+    {
+      kind: 'acquired',
+      operationId: cmd.operationId,
+      attempt,
+      fencingToken: attempt,
+      leaseExpiresAt,
+      fingerprint: cmd.fingerprint,
+      reason,
+      completedSteps,
+    },
+    [
+      {
+        type: 'OperationClaimed',
+        data: {
+          ...base(cmd, attempt),
+          fingerprint: cmd.fingerprint,
+          // The payload is kept once, with the first claim; later attempts share its fingerprint.
+          payload: state.status === 'none' ? cmd.payload : null,
+          workerId: cmd.workerId,
+          leaseMs: cmd.leaseMs,
+          leaseExpiresAt,
+          reason,
+        },
+      },
+    ],
+  );
+}
+
+function duplicate(cmd: ClaimOperation, state: OperationState, answer: DuplicateAnswer): AuditEvent {
+  return {
+    type: 'DuplicateClaimPrevented',
+    data: {
+      ...base(cmd, state.attempt),
+      fingerprint: cmd.fingerprint,
+      workerId: cmd.workerId,
+      answer,
+      state: state.status,
+    },
+  };
+}
+
+/**
+ * Decides a claim (DESIGN.md state diagram):
+ * - never claimed → acquire attempt 1;
+ * - same key, different fingerprint (any state) → refused `payload-conflict`, audited;
+ * - in progress with a live lease → refused `in-progress` with the ms left on the lease; the
+ *   holder's lease is untouched;
+ * - in progress, lease expired, nothing left unfinished in the attempt → acquire attempt n+1;
+ * - in progress, lease expired over a started-but-unfinished step → `OutcomeUnknown(lease_expired)`
+ *   is recorded and the claim refused `awaiting-recovery` ("inspect, don't retry");
+ * - unknown → refused `awaiting-recovery`;
+ * - failed (retryable) or released → acquire attempt n+1;
+ * - confirmed, failed (final), abandoned → outcome replayed.
+ * Every duplicate answer is audited as `DuplicateClaimPrevented` in the companion stream.
+ */
+export function decideClaim(cmd: ClaimOperation, state: OperationState): Decision<ClaimResult> {
+  if (state.status === 'none') return acquire(cmd, state, 'first');
+
+  if (state.fingerprint !== null && state.fingerprint !== cmd.fingerprint) {
+    return refuse(
+      {
+        code: 'payload-conflict',
+        message: 'this key was claimed with a different payload',
+        existingFingerprint: state.fingerprint,
+        incomingFingerprint: cmd.fingerprint,
+        state: state.status,
+      },
+      [],
+      [
+        {
+          type: 'PayloadConflictDetected',
+          data: {
+            ...base(cmd, state.attempt),
+            existingFingerprint: state.fingerprint,
+            incomingFingerprint: cmd.fingerprint,
+            incomingPayload: cmd.payload,
+            workerId: cmd.workerId,
+          },
+        },
+      ],
+    );
+  }
+
+  switch (state.status) {
+    case 'in_progress': {
+      const lease = state.lease;
+      if (lease && cmd.now < lease.expiresAt) {
+        return refuse(
+          {
+            code: 'in-progress',
+            message: 'another worker holds this operation',
+            retryAfterMs: lease.expiresAt - cmd.now,
+            state: state.status,
+          },
+          [],
+          [duplicate(cmd, state, 'in_progress')],
+        );
+      }
+      const unfinished = unfinishedSteps(state);
+      if (unfinished.length === 0) return acquire(cmd, state, 'after_lease_expiry');
+      return refuse(
+        {
+          code: 'awaiting-recovery',
+          message: `the lease expired after step(s) ${unfinished.join(', ')} started: the outcome is unknown`,
+          state: 'unknown',
+        },
+        [
+          {
+            type: 'OutcomeUnknown',
+            data: {
+              ...base(cmd, state.attempt),
+              reason: 'lease_expired',
+              detail: null,
+              unfinishedSteps: unfinished,
+            },
+          },
+        ],
+        [duplicate(cmd, state, 'awaiting_recovery')],
+      );
+    }
+    case 'unknown':
+      return refuse(
+        {
+          code: 'awaiting-recovery',
+          message: 'the outcome of this operation is unknown and awaits recovery',
+          state: state.status,
+        },
+        [],
+        [duplicate(cmd, state, 'awaiting_recovery')],
+      );
+    case 'released':
+      return acquire(cmd, state, 'after_release');
+    case 'failed':
+      if (state.retryable) return acquire(cmd, state, 'after_retryable_failure');
+      return replay(cmd, state, 'failed');
+    case 'confirmed':
+      return replay(cmd, state, 'confirmed');
+    case 'abandoned':
+      return replay(cmd, state, 'abandoned');
+  }
+}
+
+function replay(
+  cmd: ClaimOperation,
+  state: OperationState,
+  terminal: Replayed['state'],
+): Decision<ClaimResult> {
+  return accept<ClaimResult>(
+    { kind: 'replayed', operationId: cmd.operationId, state: terminal, outcome: outcomeOf(state) },
+    [],
+    [duplicate(cmd, state, 'replayed')],
+  );
+}

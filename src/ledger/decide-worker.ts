@@ -1,0 +1,257 @@
+import type {
+  CompleteStep,
+  ConfirmOperation,
+  FailOperation,
+  ReleaseOperation,
+  ReportUnknownOutcome,
+  StartStep,
+  WorkerCommand,
+} from './commands.js';
+import { accept, refuse, type Decision } from './decision.js';
+import type { EventBase } from './events.js';
+import { anyStepStartedThisAttempt, unfinishedSteps, type OperationState } from './operation-state.js';
+import { providerIdempotencyKey } from './step-name.js';
+
+/** Answer of an accepted worker command. */
+export interface WorkerResult {
+  readonly state: OperationState['status'];
+  /** StartStep only: the provider idempotency key for the step. */
+  readonly providerIdempotencyKey?: string;
+  /** True when the command repeated one already recorded and nothing new was written. */
+  readonly alreadyRecorded: boolean;
+}
+
+function eventBase(state: OperationState, now: number, attempt = state.attempt): EventBase {
+  const key = state.key!;
+  return {
+    operationId: state.operationId!,
+    key,
+    tenant: key.tenant,
+    attempt,
+    at: new Date(now).toISOString(),
+  };
+}
+
+const notFound = { code: 'not-found', message: 'no operation with this id' } as const;
+
+function stale(state: OperationState, token: number) {
+  return refuse<WorkerResult>({
+    code: 'stale-token',
+    message: `fencing token ${token} is not the current attempt (${state.attempt})`,
+    state: state.status,
+  });
+}
+
+function notInProgress(state: OperationState) {
+  return refuse<WorkerResult>({
+    code: 'not-in-progress',
+    message: `the operation is ${state.status}, not in progress`,
+    state: state.status,
+  });
+}
+
+const ok = (state: OperationState['status'], alreadyRecorded: boolean, extra = {}): WorkerResult => ({
+  state,
+  alreadyRecorded,
+  ...extra,
+});
+
+/**
+ * Refusal common to fenced commands that need the holder: unknown key, stale token, or an
+ * operation no longer in progress. Returns null when the command may proceed.
+ */
+function holderCheck(cmd: WorkerCommand, state: OperationState): Decision<WorkerResult> | null {
+  if (state.status === 'none') return refuse(notFound);
+  if (cmd.fencingToken !== state.attempt) return stale(state, cmd.fencingToken);
+  if (state.status !== 'in_progress') return notInProgress(state);
+  return null;
+}
+
+function decideStartStep(cmd: StartStep, state: OperationState): Decision<WorkerResult> {
+  const refused = holderCheck(cmd, state);
+  if (refused) return refused;
+  const pik = providerIdempotencyKey(state.key!, cmd.step);
+  const step = state.steps[cmd.step];
+  if (step && step.attempt === state.attempt && step.status === 'started') {
+    return accept(ok(state.status, true, { providerIdempotencyKey: pik }));
+  }
+  return accept(ok('in_progress', false, { providerIdempotencyKey: pik }), [
+    {
+      type: 'StepStarted',
+      data: { ...eventBase(state, cmd.now), step: cmd.step, providerIdempotencyKey: pik },
+    },
+  ]);
+}
+
+function decideCompleteStep(cmd: CompleteStep, state: OperationState): Decision<WorkerResult> {
+  const refused = holderCheck(cmd, state);
+  if (refused) return refused;
+  const step = state.steps[cmd.step];
+  if (!step || step.attempt !== state.attempt) {
+    return refuse({
+      code: 'step-not-started',
+      message: `step ${cmd.step} was not started in attempt ${state.attempt}`,
+      state: state.status,
+    });
+  }
+  if (step.status === 'completed') return accept(ok(state.status, true));
+  return accept(ok('in_progress', false), [
+    { type: 'StepCompleted', data: { ...eventBase(state, cmd.now), step: cmd.step, outputs: cmd.outputs } },
+  ]);
+}
+
+/**
+ * Confirmation rules (DESIGN.md): the holder confirms an operation in progress; a confirmation
+ * while Unknown — from the current or a stale attempt — is accepted as late evidence; a repeat
+ * with the recorded reference is a no-op; a different reference is a duplicate effect, recorded.
+ * A stale token on an operation that is not Unknown is refused unless it brings a second reference.
+ */
+function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<WorkerResult> {
+  if (state.status === 'none') return refuse(notFound);
+  const current = cmd.fencingToken === state.attempt;
+  if (cmd.fencingToken > state.attempt || cmd.fencingToken < 1) return stale(state, cmd.fencingToken);
+
+  // While Unknown — or released by an operator who found nothing — a confirmation from the
+  // attempt in question is evidence that the effect did happen.
+  const lateEvidence =
+    state.status === 'unknown' ||
+    (state.status === 'released' && current && state.resolution?.resolution === 'not_found');
+  if (lateEvidence) {
+    return accept(ok('confirmed', false), [
+      {
+        type: 'OperationConfirmed',
+        data: {
+          ...eventBase(state, cmd.now),
+          destinationRef: cmd.destinationRef,
+          outputs: cmd.outputs,
+          source: 'late_confirmation',
+        },
+      },
+    ]);
+  }
+  if (state.status === 'confirmed') {
+    const recorded = state.confirmation?.destinationRef ?? null;
+    const incoming = cmd.destinationRef;
+    const sameRef = incoming === null || incoming === recorded;
+    const knownDuplicate = state.duplicateEffects.some((d) => d.ref === incoming);
+    if (sameRef || knownDuplicate) {
+      return current ? accept(ok('confirmed', true)) : stale(state, cmd.fencingToken);
+    }
+    return refuse(
+      {
+        code: 'duplicate-effect',
+        message: `the operation was confirmed with reference ${JSON.stringify(recorded)}; ${JSON.stringify(incoming)} is a second effect`,
+        state: state.status,
+        recordedRef: recorded,
+        incomingRef: incoming,
+      },
+      [
+        {
+          type: 'DuplicateEffectDetected',
+          data: {
+            ...eventBase(state, cmd.now),
+            recordedRef: recorded,
+            incomingRef: incoming,
+            reportedByAttempt: cmd.fencingToken,
+          },
+        },
+      ],
+    );
+  }
+  if (!current) return stale(state, cmd.fencingToken);
+  if (state.status !== 'in_progress') return notInProgress(state);
+  return accept(ok('confirmed', false), [
+    {
+      type: 'OperationConfirmed',
+      data: {
+        ...eventBase(state, cmd.now),
+        destinationRef: cmd.destinationRef,
+        outputs: cmd.outputs,
+        source: 'worker',
+      },
+    },
+  ]);
+}
+
+/** A retryable failure is refused once a step of this attempt was started (`outcome-uncertain`). */
+function decideFail(cmd: FailOperation, state: OperationState): Decision<WorkerResult> {
+  if (
+    state.status === 'failed' &&
+    cmd.fencingToken === state.attempt &&
+    state.retryable === cmd.retryable
+  ) {
+    return accept(ok('failed', true));
+  }
+  const refused = holderCheck(cmd, state);
+  if (refused) return refused;
+  if (cmd.retryable && anyStepStartedThisAttempt(state)) {
+    return refuse({
+      code: 'outcome-uncertain',
+      message:
+        'a step was started in this attempt, so its effect may have happened: report an unknown outcome (or confirm) instead of a retryable failure',
+      state: state.status,
+    });
+  }
+  return accept(ok('failed', false), [
+    {
+      type: 'OperationFailed',
+      data: { ...eventBase(state, cmd.now), error: cmd.error, retryable: cmd.retryable },
+    },
+  ]);
+}
+
+/** Release is allowed only before any step of this attempt was started. */
+function decideRelease(cmd: ReleaseOperation, state: OperationState): Decision<WorkerResult> {
+  if (state.status === 'released' && cmd.fencingToken === state.attempt) {
+    return accept(ok('released', true));
+  }
+  const refused = holderCheck(cmd, state);
+  if (refused) return refused;
+  if (anyStepStartedThisAttempt(state)) {
+    return refuse({
+      code: 'outcome-uncertain',
+      message: 'a step was started in this attempt: report an unknown outcome (or confirm) instead of releasing',
+      state: state.status,
+    });
+  }
+  return accept(ok('released', false), [
+    { type: 'OperationReleased', data: { ...eventBase(state, cmd.now), reason: cmd.reason } },
+  ]);
+}
+
+function decideUnknown(cmd: ReportUnknownOutcome, state: OperationState): Decision<WorkerResult> {
+  if (state.status === 'unknown' && cmd.fencingToken === state.attempt) {
+    return accept(ok('unknown', true));
+  }
+  const refused = holderCheck(cmd, state);
+  if (refused) return refused;
+  return accept(ok('unknown', false), [
+    {
+      type: 'OutcomeUnknown',
+      data: {
+        ...eventBase(state, cmd.now),
+        reason: 'reported_timeout',
+        detail: cmd.reason,
+        unfinishedSteps: unfinishedSteps(state),
+      },
+    },
+  ]);
+}
+
+/** Decides a fenced worker command against the folded state. Pure. */
+export function decideWorkerCommand(cmd: WorkerCommand, state: OperationState): Decision<WorkerResult> {
+  switch (cmd.type) {
+    case 'StartStep':
+      return decideStartStep(cmd, state);
+    case 'CompleteStep':
+      return decideCompleteStep(cmd, state);
+    case 'ConfirmOperation':
+      return decideConfirm(cmd, state);
+    case 'FailOperation':
+      return decideFail(cmd, state);
+    case 'ReleaseOperation':
+      return decideRelease(cmd, state);
+    case 'ReportUnknownOutcome':
+      return decideUnknown(cmd, state);
+  }
+}

@@ -1,0 +1,165 @@
+import type { JsonValue } from './fingerprint.js';
+import type { OperationKey } from './operation-key.js';
+
+/** A domain event: a past-tense fact with a type discriminant and its data. */
+export interface Event<Type extends string, Data extends object> {
+  readonly type: Type;
+  readonly data: Data;
+}
+
+/** Fields every ledger event carries. `at` is the server clock (ISO 8601 UTC). */
+export interface EventBase {
+  readonly operationId: string;
+  readonly key: OperationKey;
+  /** The tenant, repeated from the key for projections and isolation filters. */
+  readonly tenant: string;
+  /** Attempt number the event belongs to (0 before the first claim). */
+  readonly attempt: number;
+  readonly at: string;
+}
+
+/** An external error as a worker reports it. */
+export interface ReportedError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Why an attempt began. */
+export type ClaimReason =
+  | 'first'
+  | 'after_retryable_failure'
+  | 'after_release'
+  | 'after_lease_expiry';
+
+export type OperationClaimed = Event<
+  'OperationClaimed',
+  EventBase & {
+    readonly fingerprint: string;
+    readonly payload: JsonValue;
+    readonly workerId: string | null;
+    readonly leaseMs: number;
+    readonly leaseExpiresAt: string;
+    readonly reason: ClaimReason;
+  }
+>;
+
+export type StepStarted = Event<
+  'StepStarted',
+  EventBase & { readonly step: string; readonly providerIdempotencyKey: string }
+>;
+
+export type StepCompleted = Event<
+  'StepCompleted',
+  EventBase & { readonly step: string; readonly outputs: JsonValue | null }
+>;
+
+/** How a confirmation arrived: the holder, a stale attempt while Unknown (evidence), or an operator. */
+export type ConfirmationSource = 'worker' | 'late_confirmation';
+
+export type OperationConfirmed = Event<
+  'OperationConfirmed',
+  EventBase & {
+    /** Destination reference; `null` when the worker sent none ("" and "0" are kept as sent). */
+    readonly destinationRef: string | null;
+    readonly outputs: JsonValue | null;
+    readonly source: ConfirmationSource;
+  }
+>;
+
+export type OperationFailed = Event<
+  'OperationFailed',
+  EventBase & { readonly error: ReportedError; readonly retryable: boolean }
+>;
+
+export type OperationReleased = Event<
+  'OperationReleased',
+  EventBase & { readonly reason: string | null }
+>;
+
+export type UnknownReason = 'reported_timeout' | 'lease_expired';
+
+export type OutcomeUnknown = Event<
+  'OutcomeUnknown',
+  EventBase & {
+    readonly reason: UnknownReason;
+    readonly detail: string | null;
+    /** Steps of this attempt that were started and never completed. */
+    readonly unfinishedSteps: readonly string[];
+  }
+>;
+
+export type Resolution = 'confirmed' | 'not_found' | 'abandoned';
+
+export type OperationResolved = Event<
+  'OperationResolved',
+  EventBase & {
+    readonly resolution: Resolution;
+    readonly destinationRef: string | null;
+    readonly reason: string;
+    readonly actor: string;
+  }
+>;
+
+/** A second, different destination reference for one operation: a real second effect. Alarmed. */
+export type DuplicateEffectDetected = Event<
+  'DuplicateEffectDetected',
+  EventBase & {
+    readonly recordedRef: string | null;
+    readonly incomingRef: string;
+    /** Attempt whose token came with the second reference. */
+    readonly reportedByAttempt: number;
+  }
+>;
+
+/** What a refused or replayed duplicate claim was answered (audit stream). */
+export type DuplicateAnswer = 'replayed' | 'in_progress' | 'awaiting_recovery';
+
+export type DuplicateClaimPrevented = Event<
+  'DuplicateClaimPrevented',
+  EventBase & {
+    readonly fingerprint: string;
+    readonly workerId: string | null;
+    readonly answer: DuplicateAnswer;
+    readonly state: string;
+  }
+>;
+
+export type PayloadConflictDetected = Event<
+  'PayloadConflictDetected',
+  EventBase & {
+    readonly existingFingerprint: string;
+    readonly incomingFingerprint: string;
+    readonly incomingPayload: JsonValue;
+    readonly workerId: string | null;
+  }
+>;
+
+/** Events of the decision stream `operation-<key>`. */
+export type DecisionEvent =
+  | OperationClaimed
+  | StepStarted
+  | StepCompleted
+  | OperationConfirmed
+  | OperationFailed
+  | OperationReleased
+  | OutcomeUnknown
+  | OperationResolved
+  | DuplicateEffectDetected;
+
+/** Events of the companion audit stream `audit-operation-<key>` (appended with `any`). */
+export type AuditEvent = DuplicateClaimPrevented | PayloadConflictDetected;
+
+export type LedgerEvent = DecisionEvent | AuditEvent;
+
+/** Type names of decision-stream events, for readers that must tell them apart. */
+export const DECISION_EVENT_TYPES: ReadonlySet<string> = new Set<DecisionEvent['type']>([
+  'OperationClaimed',
+  'StepStarted',
+  'StepCompleted',
+  'OperationConfirmed',
+  'OperationFailed',
+  'OperationReleased',
+  'OutcomeUnknown',
+  'OperationResolved',
+  'DuplicateEffectDetected',
+]);

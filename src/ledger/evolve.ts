@@ -1,0 +1,138 @@
+import type { DecisionEvent, LedgerEvent } from './events.js';
+import { initialState, type OperationState } from './operation-state.js';
+
+/**
+ * Applies one decision-stream event to the state (pure; never throws). Audit events
+ * (duplicate claims, payload conflicts) do not change the state and are ignored.
+ */
+export function evolve(state: OperationState, event: LedgerEvent): OperationState {
+  const e = event as DecisionEvent;
+  const d = e.data;
+  const base = { ...state, updatedAt: d.at };
+  switch (e.type) {
+    case 'OperationClaimed':
+      return {
+        ...base,
+        status: 'in_progress',
+        operationId: e.data.operationId,
+        key: e.data.key,
+        fingerprint: e.data.fingerprint,
+        payload: state.payload ?? e.data.payload,
+        attempt: e.data.attempt,
+        lease: {
+          workerId: e.data.workerId,
+          attempt: e.data.attempt,
+          acquiredAt: Date.parse(e.data.at),
+          expiresAt: Date.parse(e.data.leaseExpiresAt),
+        },
+        lastError: state.lastError,
+        retryable: null,
+        unknown: null,
+        // A resolution closes the Unknown episode of an earlier attempt; a new attempt starts
+        // without one (else a later release would pass for "not found" and replays would show it).
+        resolution: null,
+        createdAt: state.createdAt ?? e.data.at,
+      };
+    case 'StepStarted':
+      return {
+        ...base,
+        steps: {
+          ...state.steps,
+          [e.data.step]: {
+            name: e.data.step,
+            status: 'started',
+            attempt: e.data.attempt,
+            providerIdempotencyKey: e.data.providerIdempotencyKey,
+            startedAt: e.data.at,
+            completedAt: null,
+            outputs: null,
+          },
+        },
+      };
+    case 'StepCompleted': {
+      const step = state.steps[e.data.step];
+      if (!step) return base;
+      return {
+        ...base,
+        steps: {
+          ...state.steps,
+          [e.data.step]: { ...step, status: 'completed', completedAt: e.data.at, outputs: e.data.outputs },
+        },
+      };
+    }
+    case 'OperationConfirmed':
+      return {
+        ...base,
+        status: 'confirmed',
+        lease: null,
+        confirmation: {
+          destinationRef: e.data.destinationRef,
+          outputs: e.data.outputs,
+          at: e.data.at,
+          attempt: e.data.attempt,
+          via: e.data.source,
+        },
+      };
+    case 'OperationFailed':
+      return {
+        ...base,
+        status: 'failed',
+        lease: null,
+        lastError: e.data.error,
+        retryable: e.data.retryable,
+      };
+    case 'OperationReleased':
+      return { ...base, status: 'released', lease: null };
+    case 'OutcomeUnknown':
+      return {
+        ...base,
+        status: 'unknown',
+        lease: null,
+        unknown: { reason: e.data.reason, at: e.data.at, attempt: e.data.attempt },
+      };
+    case 'OperationResolved': {
+      const resolution = {
+        resolution: e.data.resolution,
+        actor: e.data.actor,
+        reason: e.data.reason,
+        at: e.data.at,
+      };
+      if (e.data.resolution === 'confirmed') {
+        return {
+          ...base,
+          status: 'confirmed',
+          resolution,
+          confirmation: {
+            destinationRef: e.data.destinationRef,
+            outputs: null,
+            at: e.data.at,
+            attempt: e.data.attempt,
+            via: 'operator',
+          },
+        };
+      }
+      return {
+        ...base,
+        status: e.data.resolution === 'not_found' ? 'released' : 'abandoned',
+        resolution,
+      };
+    }
+    case 'DuplicateEffectDetected':
+      return {
+        ...base,
+        duplicateEffects: [
+          ...state.duplicateEffects,
+          { ref: e.data.incomingRef, at: e.data.at, attempt: e.data.reportedByAttempt },
+        ],
+      };
+    default:
+      return state;
+  }
+}
+
+/** Folds a stream's events (in stream order) into the operation's state. */
+export function fold(events: Iterable<LedgerEvent>): OperationState {
+  let state = initialState;
+  for (const e of events) state = evolve(state, e);
+  return state;
+}

@@ -1,0 +1,31 @@
+/**
+ * Stable refusal codes. Each is the last segment of the problem+json `type` URI (API.md) and is
+ * mapped to an HTTP status by the web layer, never here.
+ */
+export type RefusalCode =
+  | 'in-progress'
+  | 'awaiting-recovery'
+  | 'payload-conflict'
+  | 'stale-token'
+  | 'duplicate-effect'
+  | 'outcome-uncertain'
+  | 'not-unknown'
+  | 'not-in-progress'
+  | 'step-not-started'
+  | 'not-found';
+
+/** Why a command was refused, with what the caller needs to act on it. */
+export interface Refusal {
+  readonly code: RefusalCode;
+  readonly message: string;
+  /** in-progress: ms until the holder's lease expires. */
+  readonly retryAfterMs?: number;
+  /** payload-conflict: both fingerprints. */
+  readonly existingFingerprint?: string;
+  readonly incomingFingerprint?: string;
+  /** The operation's state when refused. */
+  readonly state?: string;
+  /** duplicate-effect: the recorded and the incoming destination references. */
+  readonly recordedRef?: string | null;
+  readonly incomingRef?: string;
+}
