@@ -1,0 +1,162 @@
+/**
+ * The event store port: the only way the ledger touches stored events.
+ *
+ * Semantics follow EventStoreDB's (https://developers.eventstore.com/clients/grpc/appending-events):
+ * stream revisions start at 0n for the first event; `expectedRevision` is `'no_stream'` (the stream
+ * must not exist), `'any'` (no check) or the exact bigint revision of the stream's last event.
+ * Global positions are strictly increasing across all streams; a reader that follows `readAll`
+ * from a checkpoint never skips an event that commits late with a lower position.
+ */
+
+/** The stream must not exist yet (first append). */
+export const NO_STREAM = 'no_stream' as const;
+/** Append without a concurrency check. */
+export const ANY = 'any' as const;
+
+/** `'no_stream'`, `'any'`, or the exact revision (0-based) of the stream's last event. */
+export type ExpectedRevision = typeof NO_STREAM | typeof ANY | bigint;
+
+/** An event to append. `id` is a UUID chosen by the caller; re-appending the same ids is a no-op. */
+export interface EventToAppend {
+  readonly id: string;
+  readonly type: string;
+  readonly data: Record<string, unknown>;
+  readonly metadata?: Record<string, unknown>;
+}
+
+/** An event as stored. Positions are bigint; `recordedAt` is the store's clock at commit. */
+export interface RecordedEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly streamName: string;
+  /** 0-based position within its stream (= the stream revision after this event). */
+  readonly streamPosition: bigint;
+  /** Position across all streams; strictly increasing in commit-visible order. */
+  readonly globalPosition: bigint;
+  readonly data: Record<string, unknown>;
+  readonly metadata: Record<string, unknown>;
+  readonly recordedAt: Date;
+}
+
+/** Result of a successful append. */
+export interface AppendResult {
+  /** Revision of the stream's last event after the append: pass it as the next expectedRevision. */
+  readonly nextExpectedRevision: bigint;
+  /** Global position of the first and last appended event. */
+  readonly firstGlobalPosition: bigint;
+  readonly lastGlobalPosition: bigint;
+  /** True when every event id was already stored (an idempotent retry): nothing new was written. */
+  readonly deduplicated: boolean;
+}
+
+/** Options of one append. */
+export interface AppendOptions {
+  /**
+   * A stable UUID alias for the stream, recorded when the stream is created and resolvable with
+   * {@link EventStore.findStreamName}. The ledger passes the operationId (UUID v5 of the key).
+   */
+  readonly streamId?: string;
+}
+
+/** One append of a batch (see {@link EventStore.appendBatch}). */
+export interface AppendRequest {
+  readonly streamName: string;
+  readonly events: readonly EventToAppend[];
+  readonly expectedRevision: ExpectedRevision;
+}
+
+/** Per-request outcome of a batch append; a failed request never fails the others. */
+export type BatchAppendOutcome =
+  | ({ readonly ok: true } & AppendResult)
+  | { readonly ok: false; readonly error: WrongExpectedVersionError };
+
+/** Reading options for one stream. */
+export interface ReadStreamOptions {
+  /** Read events whose stream position is >= this (default 0n). */
+  readonly fromRevision?: bigint;
+}
+
+export interface EventStore {
+  /**
+   * Appends `events` atomically to `streamName` if its current revision matches `expectedRevision`.
+   * @throws WrongExpectedVersionError when the check fails (nothing is written); the error carries
+   *   the actual revision and, where the store can give it cheaply, the stream's events.
+   * @throws EventStoreUnavailableError when the store cannot be reached (callers answer 503).
+   */
+  append(
+    streamName: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
+
+  /**
+   * Appends to several streams in one round trip where the store can (used for audit events that
+   * are written with `'any'`). Results are in request order.
+   */
+  appendBatch(requests: readonly AppendRequest[]): Promise<BatchAppendOutcome[]>;
+
+  /** All events of a stream in stream order; `[]` when the stream does not exist. */
+  read(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+
+  /**
+   * Events of all streams with global position > `after` (a checkpoint; use -1n for the start), in
+   * global order, at most `limit` of them. Never returns an event while an earlier-positioned one
+   * may still commit (transaction high-water mark), so a checkpoint never skips a late commit.
+   */
+  readAll(after: bigint, limit: number): Promise<RecordedEvent[]>;
+
+  /** The stream created with `options.streamId` = `streamId`, or null. */
+  findStreamName(streamId: string): Promise<string | null>;
+
+  /** Releases connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The stream's revision did not match the expected one; nothing was written.
+ * Mirrors EventStoreDB's WrongExpectedVersionError (`expectedVersion`, `actualVersion`).
+ */
+export class WrongExpectedVersionError extends Error {
+  override readonly name = 'WrongExpectedVersionError';
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    /** `'no_stream'` when the stream does not exist, else the revision of its last event. */
+    readonly actual: bigint | typeof NO_STREAM,
+    /** The stream's events as seen at the failed check, when the store returns them for free. */
+    readonly currentEvents?: readonly RecordedEvent[],
+  ) {
+    super(
+      `Wrong expected revision on ${streamName}: expected ${String(expected)}, actual ${String(actual)}`,
+    );
+  }
+}
+
+/** The store cannot be reached or timed out; the caller should answer 503 with Retry-After. */
+export class EventStoreUnavailableError extends Error {
+  override readonly name = 'EventStoreUnavailableError';
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Some of the appended event ids are already stored, but not as this exact append (same stream,
+ * consecutive positions, same order): a partial overlap, or ids used in another stream, or the same
+ * id twice in one append. Nothing was written. Event ids are the idempotency key of an append, so
+ * reusing one for different events is a caller bug, never silently ignored.
+ */
+export class EventIdConflictError extends Error {
+  override readonly name = 'EventIdConflictError';
+  constructor(
+    readonly streamName: string,
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+  }
+}
