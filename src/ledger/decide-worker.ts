@@ -125,6 +125,7 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
           destinationRef: cmd.destinationRef,
           outputs: cmd.outputs,
           source: 'late_confirmation',
+          reportedByAttempt: cmd.fencingToken,
         },
       },
     ]);
@@ -168,6 +169,7 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
         destinationRef: cmd.destinationRef,
         outputs: cmd.outputs,
         source: 'worker',
+        reportedByAttempt: cmd.fencingToken,
       },
     },
   ]);

@@ -63,6 +63,8 @@ export type OperationConfirmed = Event<
     readonly destinationRef: string | null;
     readonly outputs: JsonValue | null;
     readonly source: ConfirmationSource;
+    /** Attempt whose fencing token came with the confirmation (a stale one for late evidence). */
+    readonly reportedByAttempt: number;
   }
 >;
 

@@ -7,8 +7,12 @@ import {
 } from './operation-key.js';
 import type { Validated, ValidationIssue } from './validation-issue.js';
 
-/** Unicode control characters (general category Cc) and unpaired surrogates. */
-const CONTROL = /\p{Cc}/u;
+/**
+ * Unicode control (Cc) and format (Cf) characters: Cf covers invisible characters such as the
+ * zero-width space, the BOM and bidi overrides, which would let `ORD-9` and an identical-looking
+ * `ORD-9\u200B` become two operations.
+ */
+const CONTROL = /[\p{Cc}\p{Cf}]/u;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Unicode White_Space at either end (spaces, tabs, NBSP, ideographic space, …). */
 const EDGE_SPACE = /^\p{White_Space}|\p{White_Space}$/u;
@@ -17,7 +21,7 @@ const EDGE_SPACE = /^\p{White_Space}|\p{White_Space}$/u;
  * Checks one text part of a key. Rules (DESIGN.md "Operation key"):
  * - required, a string, non-empty;
  * - at most {@link MAX_KEY_PART_BYTES} bytes of UTF-8;
- * - no control characters, no unpaired surrogates;
+ * - no control or invisible format characters (Unicode Cc, Cf), no unpaired surrogates;
  * - no leading or trailing white space (refused, never trimmed: `ORD-9 ` is not `ORD-9`);
  * - Unicode NFC. A non-NFC spelling (e.g. `e` + U+0301) is refused rather than normalised, so the
  *   ledger never silently alters a key and never lets two spellings become two operations.
@@ -32,7 +36,7 @@ export function keyPartIssue(part: KeyTextPart, value: unknown): ValidationIssue
   if (Buffer.byteLength(value, 'utf8') > MAX_KEY_PART_BYTES) {
     return { field, message: `${part} must be at most ${MAX_KEY_PART_BYTES} bytes of UTF-8` };
   }
-  if (CONTROL.test(value)) return { field, message: `${part} must not contain control characters` };
+  if (CONTROL.test(value)) return { field, message: `${part} must not contain control or invisible format characters` };
   if (LONE_SURROGATE.test(value)) {
     return { field, message: `${part} must not contain unpaired surrogates` };
   }
