@@ -1,0 +1,55 @@
+import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { LEDGER_CONFIG } from './config/config.token.js';
+import type { LedgerConfig } from './config/ledger-config.js';
+import type { EventStore } from './event-store/event-store.port.js';
+import { EVENT_STORE } from './event-store/event-store.token.js';
+import type { SqlExecutor } from './event-store/sql-executor.js';
+import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
+import { HealthController } from './health/health.controller.js';
+import { CLOCK, systemClock, type Clock } from './operations/core/clock.js';
+import { OperationsModule } from './operations/operations.module.js';
+
+/**
+ * What the composition root hands to the module: config, an opened store, the SQL database of
+ * read models and keys, and the clock.
+ */
+export interface AppDependencies {
+  readonly config: LedgerConfig;
+  readonly store: EventStore;
+  readonly sql: SqlExecutor;
+  readonly clock?: Clock;
+}
+
+/** Provides config, store and clock to every module; closes the store on shutdown. */
+@Global()
+@Module({})
+class InfrastructureModule implements OnApplicationShutdown {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  static with(deps: AppDependencies): DynamicModule {
+    const providers = [
+      { provide: LEDGER_CONFIG, useValue: deps.config },
+      { provide: EVENT_STORE, useValue: deps.store },
+      { provide: SQL_EXECUTOR, useValue: deps.sql },
+      { provide: CLOCK, useValue: deps.clock ?? systemClock },
+    ];
+    return { module: InfrastructureModule, providers, exports: providers.map((p) => p.provide) };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}
+
+/** The ledger application. Built with {@link AppModule.with}. */
+@Module({})
+export class AppModule {
+  static with(deps: AppDependencies): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [InfrastructureModule.with(deps), CqrsModule.forRoot(), OperationsModule],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * Roles of an API key (issue "Security and hardening"):
+ * - `worker`: claims and their fenced follow-ups;
+ * - `operator`: resolve, approve, replay, policies;
+ * - `auditor`: status, history, reports, subscriptions (read-only);
+ * - `admin`: API keys.
+ */
+export type Role = 'worker' | 'operator' | 'auditor' | 'admin';
+
+export const ROLES: readonly Role[] = ['worker', 'operator', 'auditor', 'admin'];

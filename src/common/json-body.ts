@@ -1,0 +1,83 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import express from 'express';
+import { isSafeNumber, parse } from 'lossless-json';
+import { problem } from './problem.js';
+import { ProblemException } from './problem.exception.js';
+
+/** Deepest nesting of arrays/objects accepted in a request body. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Returns the nesting depth of a JSON text, scanning outside strings only, stopping as soon as
+ * `limit` is exceeded (so a hostile 1 MB of `[` costs one linear pass and no recursion).
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+/**
+ * Parses JSON without silently altering what the client sent: a number that a JavaScript double
+ * cannot carry exactly (e.g. 12345678901234567890, or more digits than round-trip) is refused
+ * rather than rounded, and duplicate member names are refused rather than last-wins
+ * (RFC 8259 §4 leaves both to the implementation; DESIGN.md forbids silent alteration).
+ * @throws ProblemException 400 `invalid-json`.
+ */
+export function parseExactJson(text: string): unknown {
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new ProblemException(
+      problem('validation', 400, `the body is nested deeper than ${MAX_JSON_DEPTH} levels`),
+    );
+  }
+  try {
+    return parse(text, null, (value: string) => {
+      if (!isSafeNumber(value)) {
+        throw new Error(
+          `the number ${value} cannot be represented exactly; send it as a string`,
+        );
+      }
+      return parseFloat(value);
+    });
+  } catch (err) {
+    throw new ProblemException(problem('invalid-json', 400, (err as Error).message));
+  }
+}
+
+/**
+ * Express middleware: reads `application/json` (and `+json`) bodies up to `limitBytes` as text and
+ * parses them with {@link parseExactJson}. Oversized bodies fail with body-parser's 413
+ * (`entity.too.large`), rendered as problem+json by the filter.
+ */
+export function exactJsonBody(limitBytes: number): RequestHandler[] {
+  const text = express.text({ type: ['application/json', 'application/*+json'], limit: limitBytes });
+  const parseBody = (req: Request, _res: Response, next: NextFunction) => {
+    if (typeof req.body !== 'string') {
+      if (req.body === undefined || (typeof req.body === 'object' && Object.keys(req.body).length === 0)) {
+        req.body = undefined;
+      }
+      return next();
+    }
+    if (req.body.trim() === '') {
+      req.body = undefined;
+      return next();
+    }
+    try {
+      req.body = parseExactJson(req.body);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+  return [text, parseBody];
+}

@@ -1,0 +1,15 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { newRequestContext, type RequestContext } from '../operations/core/event-metadata.js';
+
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The request's correlation: `X-Request-Id` (or `X-Correlation-Id`) when it is a plain token of at
+ * most 128 characters, else a new UUID; a new causation id per command.
+ */
+export const Ctx = createParamDecorator((_data: unknown, ctx: ExecutionContext): RequestContext => {
+  const req = ctx.switchToHttp().getRequest<Request>();
+  const given = req.header('x-request-id') ?? req.header('x-correlation-id');
+  return newRequestContext(given && SAFE_ID.test(given) ? given : undefined);
+});

@@ -1,0 +1,59 @@
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { problem } from './problem.js';
+import { ProblemException } from './problem.exception.js';
+
+/** One field-level problem as listed in problem+json `errors[]`. */
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+/**
+ * Flattens class-validator errors into `{field, message}` pairs with dotted paths
+ * (`key.subject`, `claims.3.leaseMs`).
+ */
+export function flattenValidationErrors(errors: ValidationError[], prefix = ''): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of errors) {
+    const field = prefix ? `${prefix}.${e.property}` : e.property;
+    for (const message of Object.values(e.constraints ?? {})) out.push({ field, message });
+    if (e.children?.length) out.push(...flattenValidationErrors(e.children, field));
+  }
+  return out;
+}
+
+/**
+ * The problem for a list of field errors: `invalid-key` (400) when every error is in the operation
+ * key, else `validation` (400). Both list the fields at fault.
+ */
+export function validationProblem(errors: readonly FieldError[]): ProblemException {
+  const keyOnly = errors.length > 0 && errors.every((e) => e.field === 'key' || e.field.startsWith('key.'));
+  const code = keyOnly ? 'invalid-key' : 'validation';
+  const detail = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+  return new ProblemException(problem(code, 400, detail, { errors }));
+}
+
+/** A ValidationPipe that first insists a DTO body is a JSON object. */
+class BodyValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const isDto = metadata.type === 'body' && typeof metadata.metatype === 'function' && metadata.metatype !== Object;
+    if (isDto && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      throw validationProblem([{ field: 'body', message: 'the request body must be a JSON object' }]);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+/**
+ * The application's ValidationPipe: DTOs are validated by class-validator; unknown properties are
+ * refused (a misspelt `leaseMS` must not be silently ignored); errors become problem+json.
+ */
+export function ledgerValidationPipe(): ValidationPipe {
+  return new BodyValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    exceptionFactory: (errors) => validationProblem(flattenValidationErrors(errors)),
+  });
+}

@@ -1,0 +1,38 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { LEDGER_CONFIG } from '../config/config.token.js';
+import type { LedgerConfig } from '../config/ledger-config.js';
+import type { EventStore } from '../event-store/event-store.port.js';
+import { EVENT_STORE } from '../event-store/event-store.token.js';
+
+/**
+ * Liveness and readiness. `/health` and `/health/ready` read from the event store, so they turn
+ * 503 (problem+json, Retry-After) when it is unreachable; `/health/live` only says the process runs.
+ */
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Ready: the event store answers' })
+  async health() {
+    await this.store.read('health-check');
+    return { status: 'ok', store: this.config.store };
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Ready: the event store answers' })
+  ready() {
+    return this.health();
+  }
+
+  @Get('live')
+  @ApiOperation({ summary: 'Live: the process runs' })
+  live() {
+    return { status: 'ok' };
+  }
+}

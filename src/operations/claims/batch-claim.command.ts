@@ -1,0 +1,19 @@
+import { Command } from '@nestjs/cqrs';
+import type { RequestContext } from '../core/event-metadata.js';
+
+/** One slot of a batch answer (API.md): the single claim's status and body. */
+export interface BatchSlot {
+  readonly index: number;
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** Claim up to 500 operations; each item is answered as POST /v1/claims would answer it. */
+export class BatchClaimCommand extends Command<BatchSlot[]> {
+  constructor(
+    readonly items: readonly unknown[],
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,62 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ANY,
+  type AppendRequest,
+  type EventStore,
+  type EventToAppend,
+} from '../../event-store/event-store.port.js';
+import { EVENT_STORE } from '../../event-store/event-store.token.js';
+
+interface Pending {
+  readonly request: AppendRequest;
+  readonly done: (err?: unknown) => void;
+}
+
+/**
+ * Appends audit events (duplicate claims, payload conflicts) to companion streams with expected
+ * revision `any`, grouping every request that arrives while a write is in flight into ONE
+ * `appendBatch` round trip (group commit). Callers await durability of their own events.
+ */
+@Injectable()
+export class AuditWriter {
+  private queue: Pending[] = [];
+  private flushing = false;
+
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  /**
+   * Appends `events` to `streamName`; resolves when they are stored.
+   * @throws EventStoreUnavailableError when the store is down.
+   */
+  write(streamName: string, events: readonly EventToAppend[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({
+        request: { streamName, events, expectedRevision: ANY },
+        done: (err) => (err ? reject(err) : resolve()),
+      });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        try {
+          const outcomes = await this.store.appendBatch(batch.map((p) => p.request));
+          batch.forEach((p, i) => {
+            const o = outcomes[i];
+            p.done(o && !o.ok ? o.error : undefined);
+          });
+        } catch (err) {
+          for (const p of batch) p.done(err);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}

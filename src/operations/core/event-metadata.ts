@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import type { EventToAppend, RecordedEvent } from '../../event-store/event-store.port.js';
+import type { LedgerEvent } from '../../ledger/index.js';
+
+/** Correlation of one request: every event it appends carries these (DESIGN.md "Events"). */
+export interface RequestContext {
+  /** Id of the request/job that caused the events (X-Request-Id or generated). */
+  readonly correlationId: string;
+  /** Id of this command; the events' causationId. */
+  readonly causationId: string;
+}
+
+/** A fresh context for work that did not come from a request. */
+export function newRequestContext(correlationId: string = randomUUID()): RequestContext {
+  return { correlationId, causationId: randomUUID() };
+}
+
+/** Version of the event data shapes written by this code. */
+export const EVENT_SCHEMA_VERSION = 1;
+
+/** Domain events → store events with fresh ids and correlation metadata. */
+export function toStoreEvents(events: readonly LedgerEvent[], ctx: RequestContext): EventToAppend[] {
+  return events.map((e) => ({
+    id: randomUUID(),
+    type: e.type,
+    data: e.data as unknown as Record<string, unknown>,
+    metadata: {
+      correlationId: ctx.correlationId,
+      causationId: ctx.causationId,
+      schemaVersion: EVENT_SCHEMA_VERSION,
+    },
+  }));
+}
+
+/** A stored event as the domain sees it. */
+export function toLedgerEvent(e: RecordedEvent): LedgerEvent {
+  return { type: e.type, data: e.data } as unknown as LedgerEvent;
+}

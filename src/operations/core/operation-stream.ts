@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { LEDGER_CONFIG } from '../../config/config.token.js';
+import type { LedgerConfig } from '../../config/ledger-config.js';
+import {
+  NO_STREAM,
+  WrongExpectedVersionError,
+  type EventStore,
+  type ExpectedRevision,
+  type RecordedEvent,
+} from '../../event-store/event-store.port.js';
+import { EVENT_STORE } from '../../event-store/event-store.token.js';
+import {
+  auditStreamName,
+  evolve,
+  fold,
+  operationIdFor,
+  operationStreamName,
+  type Decision,
+  type OperationKey,
+  type OperationState,
+} from '../../ledger/index.js';
+import { AuditWriter } from './audit-writer.js';
+import { toLedgerEvent, toStoreEvents, type RequestContext } from './event-metadata.js';
+import { ContentionError } from './contention.error.js';
+
+/** A decision together with the state it led to. */
+export type Executed<R> = Decision<R> & { readonly stateAfter: OperationState };
+
+/** Options of {@link OperationStreams.execute}. */
+export interface ExecuteOptions {
+  /**
+   * Decide against the empty stream first and append with `no_stream`, reading only when that
+   * fails. Right for claims, where most keys are new: a new key costs one round trip, and a
+   * refused append returns the stream's events so a duplicate costs one round trip too.
+   */
+  readonly assumeNew?: boolean;
+}
+
+/**
+ * Runs the decider loop for one operation (DESIGN.md "Architecture"): load the decision stream →
+ * fold → decide → append with the expected revision read. A WrongExpectedVersion means another
+ * writer got there first: re-read and re-decide, at most `maxConcurrencyRetries` times, then
+ * {@link ContentionError} (503). The append is the only guard against duplicate claims.
+ */
+@Injectable()
+export class OperationStreams {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  /**
+   * Executes `decide` on the operation named by `key`. Decision events are appended to
+   * `operation-<key>`; audit events to `audit-operation-<key>` (expected revision `any`).
+   * @throws ContentionError after too many concurrent writers; EventStoreUnavailableError.
+   */
+  async execute<R>(
+    key: OperationKey,
+    decide: (state: OperationState) => Decision<R>,
+    ctx: RequestContext,
+    options: ExecuteOptions = {},
+  ): Promise<Executed<R>> {
+    const streamName = operationStreamName(key);
+    let events: readonly RecordedEvent[] | undefined = options.assumeNew ? [] : undefined;
+    for (let round = 0; round <= this.config.maxConcurrencyRetries; round++) {
+      events ??= await this.store.read(streamName);
+      const state = fold(events.map(toLedgerEvent));
+      const expected: ExpectedRevision =
+        events.length === 0 ? NO_STREAM : events[events.length - 1]!.streamPosition;
+      const decision = decide(state);
+      if (decision.events.length > 0) {
+        try {
+          await this.store.append(streamName, toStoreEvents(decision.events, ctx), expected, {
+            streamId: operationIdFor(key),
+          });
+        } catch (err) {
+          if (!(err instanceof WrongExpectedVersionError)) throw err;
+          events = err.currentEvents;
+          continue;
+        }
+      }
+      if (decision.audit.length > 0) {
+        await this.audit.write(auditStreamName(key), toStoreEvents(decision.audit, ctx));
+      }
+      const stateAfter = decision.events.reduce(evolve, state);
+      return { ...decision, stateAfter };
+    }
+    throw new ContentionError(streamName);
+  }
+
+  /** The folded state and stream revision of an operation, straight from its stream. */
+  async load(key: OperationKey): Promise<{ state: OperationState; revision: bigint | null }> {
+    const events = await this.store.read(operationStreamName(key));
+    return {
+      state: fold(events.map(toLedgerEvent)),
+      revision: events.length ? events[events.length - 1]!.streamPosition : null,
+    };
+  }
+}

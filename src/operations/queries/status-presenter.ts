@@ -1,0 +1,46 @@
+import type { OperationState } from '../../ledger/index.js';
+
+/**
+ * The status document of GET /v1/operations/{id} (API.md), folded from the stream. `revision` is
+ * the decision stream's revision (0-based position of its last event); `lease.expired` is judged
+ * on the server clock `now` (epoch ms).
+ */
+export function presentStatus(operationId: string, state: OperationState, revision: bigint, now: number) {
+  const lease = state.lease;
+  return {
+    operationId,
+    key: state.key,
+    state: state.status,
+    attempt: state.attempt,
+    fencingToken: state.attempt,
+    fingerprint: state.fingerprint,
+    retryable: state.status === 'failed' ? state.retryable : undefined,
+    lease: lease
+      ? {
+          workerId: lease.workerId,
+          attempt: lease.attempt,
+          acquiredAt: new Date(lease.acquiredAt).toISOString(),
+          expiresAt: new Date(lease.expiresAt).toISOString(),
+          expired: now >= lease.expiresAt,
+        }
+      : null,
+    steps: Object.values(state.steps).map((s) => ({
+      step: s.name,
+      status: s.status,
+      attempt: s.attempt,
+      providerIdempotencyKey: s.providerIdempotencyKey,
+      startedAt: s.startedAt,
+      completedAt: s.completedAt,
+      outputs: s.outputs,
+    })),
+    destinationRef: state.confirmation?.destinationRef ?? null,
+    confirmation: state.confirmation,
+    duplicateEffects: state.duplicateEffects,
+    lastError: state.lastError,
+    unknown: state.unknown,
+    resolution: state.resolution,
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
+    revision: Number(revision),
+  };
+}

@@ -1,0 +1,133 @@
+import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Ctx } from '../../common/request-context.decorator.js';
+import { validationProblem } from '../../common/validation.js';
+import { stepNameIssue, type JsonValue } from '../../ledger/index.js';
+import type { RequestContext } from '../core/event-metadata.js';
+import { ConfirmRequestDto } from '../dto/confirm-request.dto.js';
+import { FailRequestDto } from '../dto/fail-request.dto.js';
+import { ReleaseRequestDto } from '../dto/release-request.dto.js';
+import { CompleteStepRequestDto, StartStepRequestDto } from '../dto/step-requests.dto.js';
+import { UnknownRequestDto } from '../dto/unknown-request.dto.js';
+import { sendAnswer } from '../http/send-answer.js';
+import { RunWorkerCommand, type WorkerCommandInput } from './worker-command.command.js';
+
+const uuid = new ParseUUIDPipe({
+  exceptionFactory: () => validationProblem([{ field: 'operationId', message: 'operationId must be a UUID' }]),
+});
+
+function stepName(step: string): string {
+  const issue = stepNameIssue(step);
+  if (issue) throw validationProblem([issue]);
+  return step;
+}
+
+/** Fenced follow-ups of a claim (API.md "Worker routes"). Each answers 200 or a problem. */
+@ApiTags('worker')
+@Controller('v1/operations/:operationId')
+export class WorkerController {
+  constructor(private readonly commandBus: CommandBus) {}
+
+  private async run(res: Response, id: string, input: WorkerCommandInput, ctx: RequestContext) {
+    return sendAnswer(res, await this.commandBus.execute(new RunWorkerCommand(id, input, ctx)));
+  }
+
+  @Post('steps/:step/start')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Record that a step starts; returns its provider idempotency key' })
+  @ApiResponse({ status: 409, description: 'stale-token / not-in-progress' })
+  start(
+    @Param('operationId', uuid) id: string,
+    @Param('step') step: string,
+    @Body() body: StartStepRequestDto,
+    @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return this.run(res, id, { type: 'StartStep', fencingToken: body.fencingToken, step: stepName(step) }, ctx);
+  }
+
+  @Post('steps/:step/complete')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Record that a step completed, with its outputs' })
+  complete(
+    @Param('operationId', uuid) id: string,
+    @Param('step') step: string,
+    @Body() body: CompleteStepRequestDto,
+    @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const input = {
+      type: 'CompleteStep',
+      fencingToken: body.fencingToken,
+      step: stepName(step),
+      outputs: (body.outputs ?? null) as JsonValue | null,
+    } as const;
+    return this.run(res, id, input, ctx);
+  }
+
+  @Post('confirm')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Confirm the effect with its destination reference' })
+  @ApiResponse({ status: 409, description: 'stale-token / duplicate-effect' })
+  confirm(
+    @Param('operationId', uuid) id: string,
+    @Body() body: ConfirmRequestDto,
+    @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const input = {
+      type: 'ConfirmOperation',
+      fencingToken: body.fencingToken,
+      destinationRef: body.destinationRef ?? null,
+      outputs: (body.outputs ?? null) as JsonValue | null,
+    } as const;
+    return this.run(res, id, input, ctx);
+  }
+
+  @Post('fail')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Report a failure, retryable or final' })
+  @ApiResponse({ status: 409, description: 'stale-token / outcome-uncertain' })
+  fail(
+    @Param('operationId', uuid) id: string,
+    @Body() body: FailRequestDto,
+    @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const input = {
+      type: 'FailOperation',
+      fencingToken: body.fencingToken,
+      error: { code: body.error.code, message: body.error.message },
+      retryable: body.retryable,
+    } as const;
+    return this.run(res, id, input, ctx);
+  }
+
+  @Post('release')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Give the operation back before any step started' })
+  release(
+    @Param('operationId', uuid) id: string,
+    @Body() body: ReleaseRequestDto,
+    @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const input = { type: 'ReleaseOperation', fencingToken: body.fencingToken, reason: body.reason ?? null } as const;
+    return this.run(res, id, input, ctx);
+  }
+
+  @Post('unknown')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Report that the outcome is unknown (e.g. a timeout after the call)' })
+  unknown(
+    @Param('operationId', uuid) id: string,
+    @Body() body: UnknownRequestDto,
+    @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const input = { type: 'ReportUnknownOutcome', fencingToken: body.fencingToken, reason: body.reason } as const;
+    return this.run(res, id, input, ctx);
+  }
+}

@@ -1,0 +1,46 @@
+// Acceptance: concurrent HTTP claims of one new key on real PostgreSQL → exactly one 201, the rest
+// 409/200, one OperationClaimed in the stream. The expected-revision append is the only guard.
+import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
+
+let ledger: TestLedger;
+beforeAll(async () => {
+  ledger = await startTestLedger('postgres', { poolSize: 20 });
+});
+afterAll(() => ledger.close());
+
+const key = (subject: string) => ({ tenant: 'race', source: 'queue', action: 'receipt.send', subject });
+
+async function claimedEvents(subject: string) {
+  const events = await ledger.store.read(`operation-race/queue/receipt.send/${encodeURIComponent(subject)}@1`);
+  return events.filter((e) => e.type === 'OperationClaimed');
+}
+
+it('64 concurrent claims of one new key: exactly one acquires', async () => {
+  const answers = await Promise.all(
+    Array.from({ length: 64 }, (_, i) => ledger.client.claim(key('R-64'), { to: 'a@b.c' }, { workerId: `w${i}` })),
+  );
+  const statuses = answers.map((a) => a.status);
+  expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+  expect(statuses.every((s) => s === 201 || s === 409 || s === 200)).toBe(true);
+  const refusals = answers.filter((a) => a.status === 409);
+  expect(refusals.every((a) => a.body.code === 'in-progress' && Number(a.headers.get('retry-after')) >= 1)).toBe(true);
+  expect(await claimedEvents('R-64')).toHaveLength(1);
+});
+
+it('200 keys with 8 claimants each: one acquisition per key', async () => {
+  const keys = Array.from({ length: 200 }, (_, i) => `R-200-${i}`);
+  const answers = await Promise.all(
+    keys.flatMap((subject) =>
+      Array.from({ length: 8 }, () => ledger.client.claim(key(subject), { n: subject }).then((a) => ({ subject, a }))),
+    ),
+  );
+  const acquired = new Map<string, number>();
+  for (const { subject, a } of answers) {
+    expect([200, 201, 409]).toContain(a.status);
+    if (a.status === 201) acquired.set(subject, (acquired.get(subject) ?? 0) + 1);
+  }
+  expect(acquired.size).toBe(200);
+  expect([...acquired.values()].every((n) => n === 1)).toBe(true);
+  const streams = await Promise.all(keys.map(claimedEvents));
+  expect(streams.every((s) => s.length === 1)).toBe(true);
+}, 60_000);
