@@ -10,11 +10,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/ledger' },
       to: {
-        pathNot: [
-          '^src/ledger',
-          '^node_modules/(canonicalize|uuid)/',
-          '^(node:)?(crypto|buffer)$',
-        ],
+        pathNot: ['^src/ledger', '^node_modules/(canonicalize|uuid)/', '^(node:)?(crypto|buffer)$'],
       },
     },
     {
@@ -34,6 +30,9 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };

@@ -67,8 +67,7 @@ export interface AppendRequest {
 
 /** Per-request outcome of a batch append; a failed request never fails the others. */
 export type BatchAppendOutcome =
-  | ({ readonly ok: true } & AppendResult)
-  | { readonly ok: false; readonly error: WrongExpectedVersionError };
+  ({ readonly ok: true } & AppendResult) | { readonly ok: false; readonly error: WrongExpectedVersionError };
 
 /** Reading options for one stream. */
 export interface ReadStreamOptions {
@@ -127,9 +126,7 @@ export class WrongExpectedVersionError extends Error {
     /** The stream's events as seen at the failed check, when the store returns them for free. */
     readonly currentEvents?: readonly RecordedEvent[],
   ) {
-    super(
-      `Wrong expected revision on ${streamName}: expected ${String(expected)}, actual ${String(actual)}`,
-    );
+    super(`Wrong expected revision on ${streamName}: expected ${String(expected)}, actual ${String(actual)}`);
   }
 }
 

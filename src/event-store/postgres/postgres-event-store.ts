@@ -1,0 +1,68 @@
+import pg from 'pg';
+import { installEventStoreSchema } from '../sql/event-store-schema.js';
+import { SqlEventStore } from '../sql-event-store.js';
+import { PgPoolExecutor } from './pg-pool-executor.js';
+import { toUnavailableError } from './unavailable-error.js';
+
+/** Connection settings of {@link PostgresEventStore}. Durations in milliseconds. */
+export interface PostgresEventStoreOptions {
+  /** libpq-style URL, e.g. `postgres://ledger@127.0.0.1:5432/ledger`. */
+  readonly connectionString: string;
+  /** Maximum pooled connections (default 10). */
+  readonly poolSize?: number;
+  /** Server-side `statement_timeout` per statement, including waits for a stream's lock (default 5000). */
+  readonly statementTimeoutMs?: number;
+  /** Time allowed to open a connection, or to wait for a free one (default 5000). */
+  readonly connectionTimeoutMs?: number;
+  /** Idle connections are closed after this (default 10000). */
+  readonly idleTimeoutMs?: number;
+  /** `application_name` shown in pg_stat_activity (default `operation-ledger`). */
+  readonly applicationName?: string;
+}
+
+/**
+ * The production event store: PostgreSQL through a pg `Pool`, on the shared schema.
+ * Create it with {@link PostgresEventStore.open}, which installs or upgrades the schema.
+ * Unreachable server, refused or dropped connections (`ECONNREFUSED`, `57P01` …), pool and
+ * statement timeouts raise `EventStoreUnavailableError`. A client-side query timeout of
+ * statement timeout + connection timeout also covers a server that stopped answering.
+ */
+export class PostgresEventStore extends SqlEventStore {
+  private constructor(private readonly pgExecutor: PgPoolExecutor) {
+    super(pgExecutor, () => pgExecutor.pool.end());
+  }
+
+  /** The pg executor (and `.pool`) for projections that keep tables in the same database. */
+  override get executor(): PgPoolExecutor {
+    return this.pgExecutor;
+  }
+
+  /**
+   * Connects and installs the schema.
+   * @throws EventStoreUnavailableError when PostgreSQL cannot be reached (the pool is closed again).
+   */
+  static async open(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
+    const statementTimeout = options.statementTimeoutMs ?? 5000;
+    const connectionTimeout = options.connectionTimeoutMs ?? 5000;
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.poolSize ?? 10,
+      statement_timeout: statementTimeout,
+      query_timeout: statementTimeout + connectionTimeout,
+      connectionTimeoutMillis: connectionTimeout,
+      idleTimeoutMillis: options.idleTimeoutMs ?? 10_000,
+      application_name: options.applicationName ?? 'operation-ledger',
+    });
+    // An idle connection dropped by the server (restart, 57P01) is removed by the pool; without a
+    // listener the 'error' event would crash the process. The next query reconnects.
+    pool.on('error', () => undefined);
+    const store = new PostgresEventStore(new PgPoolExecutor(pool));
+    try {
+      await installEventStoreSchema(store.executor);
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw toUnavailableError(error);
+    }
+    return store;
+  }
+}

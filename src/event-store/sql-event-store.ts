@@ -1,0 +1,190 @@
+import {
+  type AppendOptions,
+  type AppendRequest,
+  type AppendResult,
+  type BatchAppendOutcome,
+  EventIdConflictError,
+  type EventStore,
+  EventStoreUnavailableError,
+  type EventToAppend,
+  type ExpectedRevision,
+  type ReadStreamOptions,
+  type RecordedEvent,
+} from './event-store.port.js';
+import type { SqlExecutor } from './sql-executor.js';
+import { encodeEvents, encodeExpectedRevision, isUuid } from './sql/append-encoding.js';
+import { APPEND_COLUMNS, type AppendRow, toAppendOutcome } from './sql/append-row.js';
+import { type RecordedEventJson, toRecordedEvent } from './sql/recorded-event-json.js';
+import {
+  EVENT_ID_CONSTRAINT,
+  isUniqueViolation,
+  STREAM_ID_CONSTRAINT,
+  SqlState,
+  sqlStateOf,
+} from './sql/sql-error.js';
+
+const MAX_LIMIT = 2 ** 31 - 1;
+
+/**
+ * The event store over the shared SQL schema (`src/event-store/sql/`), written once for both
+ * PostgreSQL (pg) and PGlite: every method is one statement calling a schema function, so the
+ * adapters differ only in how they connect. Semantics are the port's (EventStoreDB's).
+ *
+ * - append / appendBatch: `ledger_append` / `ledger_append_batch`, one round trip; a refused
+ *   expected revision comes back with the stream's events (`WrongExpectedVersionError.currentEvents`).
+ *   A unique violation on an event id (a concurrent append inserted it first) is retried once, which
+ *   then deduplicates or reports the conflict.
+ * - readAll: `ledger_read_all`, bounded by the transaction-id high-water mark. Call it outside a
+ *   transaction that has written: a transaction never sees its own events in readAll. While any
+ *   transaction of the PostgreSQL cluster holds a transaction id (in any database), readAll
+ *   returns nothing positioned after it: it lags, never skips. Keep transactions short (and set
+ *   `idle_in_transaction_session_timeout` on the server).
+ *
+ * Errors: `WrongExpectedVersionError`, `EventIdConflictError`, `EventStoreUnavailableError` (from the
+ * executor, or after {@link close}), `TypeError`/`RangeError` for malformed arguments, and `Error`
+ * when `options.streamId` already names another stream.
+ */
+export class SqlEventStore implements EventStore {
+  #closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly sql: SqlExecutor,
+    private readonly release: () => Promise<void>,
+  ) {}
+
+  /** The executor of this store's database, for other tables (projections) in the same database. */
+  get executor(): SqlExecutor {
+    return this.sql;
+  }
+
+  async append(
+    streamName: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    const params = [
+      streamName,
+      encodeExpectedRevision(expectedRevision),
+      JSON.stringify(encodeEvents(streamName, events)),
+      encodeStreamId(options.streamId),
+    ];
+    const { rows } = await this.withIdRaceRetry(streamName, () =>
+      this.sql.query<AppendRow>(
+        `select ${APPEND_COLUMNS} from ledger_append($1, $2, $3::text::jsonb, $4::text::uuid)`,
+        params,
+      ),
+    );
+    const outcome = toAppendOutcome(streamName, expectedRevision, single(rows));
+    if (!outcome.ok) throw outcome.error;
+    const { ok: _ok, ...result } = outcome;
+    return result;
+  }
+
+  async appendBatch(requests: readonly AppendRequest[]): Promise<BatchAppendOutcome[]> {
+    if (requests.length === 0) return [];
+    const payload = requests.map((request) => ({
+      stream: request.streamName,
+      expected: encodeExpectedRevision(request.expectedRevision),
+      events: encodeEvents(request.streamName, request.events),
+    }));
+    const { rows } = await this.withIdRaceRetry(requests[0]!.streamName, () =>
+      this.sql.query<AppendRow & { request_index: number }>(
+        `select request_index, ${APPEND_COLUMNS} from ledger_append_batch($1::text::jsonb)`,
+        [JSON.stringify(payload)],
+      ),
+    );
+    const outcomes = new Array<BatchAppendOutcome>(requests.length);
+    for (const row of rows) {
+      const index = Number(row.request_index);
+      const request = requests[index]!;
+      outcomes[index] = toAppendOutcome(request.streamName, request.expectedRevision, row);
+    }
+    return outcomes;
+  }
+
+  async read(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const from = options.fromRevision ?? 0n;
+    if (typeof from !== 'bigint' || from < 0n) {
+      throw new RangeError(`fromRevision must be a bigint >= 0, got ${String(from)}`);
+    }
+    const { rows } = await this.query<{ event: RecordedEventJson }>(
+      'select event from ledger_read_stream($1, $2::text::bigint)',
+      [streamName, from.toString()],
+    );
+    return rows.map((row) => toRecordedEvent(row.event));
+  }
+
+  async readAll(after: bigint, limit: number): Promise<RecordedEvent[]> {
+    if (typeof after !== 'bigint') throw new RangeError('readAll: after must be a bigint (-1n = start)');
+    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) {
+      throw new RangeError(`readAll: limit must be an integer in 0..${MAX_LIMIT}, got ${limit}`);
+    }
+    if (limit === 0) return [];
+    const { rows } = await this.query<{ event: RecordedEventJson }>(
+      'select event from ledger_read_all($1::text::bigint, $2::integer)',
+      [after.toString(), limit],
+    );
+    return rows.map((row) => toRecordedEvent(row.event));
+  }
+
+  async findStreamName(streamId: string): Promise<string | null> {
+    if (!isUuid(streamId)) return null;
+    const { rows } = await this.query<{ stream_name: string }>(
+      'select stream_name from ledger_streams where stream_id = $1::text::uuid',
+      [streamId],
+    );
+    return rows[0]?.stream_name ?? null;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.release();
+    return this.#closing;
+  }
+
+  private query<T>(sql: string, params: unknown[]) {
+    this.assertOpen();
+    return this.sql.query<T>(sql, params);
+  }
+
+  private async withIdRaceRetry<T>(streamName: string, call: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    try {
+      return await call();
+    } catch (error) {
+      if (!isUniqueViolation(error, EVENT_ID_CONSTRAINT)) throw toStoreError(streamName, error);
+    }
+    try {
+      return await call();
+    } catch (error) {
+      throw toStoreError(streamName, error);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.#closing) throw new EventStoreUnavailableError('The event store is closed');
+  }
+}
+
+function toStoreError(streamName: string, error: unknown): unknown {
+  if (sqlStateOf(error) === SqlState.eventIdConflict || isUniqueViolation(error, EVENT_ID_CONSTRAINT)) {
+    return new EventIdConflictError(streamName, (error as Error).message, error);
+  }
+  if (isUniqueViolation(error, STREAM_ID_CONSTRAINT)) {
+    return new Error(`Append to ${streamName}: its stream id already names another stream`, {
+      cause: error,
+    });
+  }
+  return error;
+}
+
+function encodeStreamId(streamId: string | undefined): string | null {
+  if (streamId === undefined) return null;
+  if (!isUuid(streamId)) throw new TypeError(`streamId must be a UUID, got ${String(streamId)}`);
+  return streamId;
+}
+
+function single<T>(rows: T[]): T {
+  if (rows.length !== 1) throw new Error(`Expected one row from the append function, got ${rows.length}`);
+  return rows[0]!;
+}

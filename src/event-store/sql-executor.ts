@@ -1,0 +1,36 @@
+/**
+ * The SQL seam shared by the PostgreSQL (pg) and PGlite adapters, and by projections that keep
+ * their read models in the same database.
+ */
+
+/** Rows of one statement, as the driver parsed them (jsonb → objects; int8 differs, cast it). */
+export interface SqlResult<T> {
+  readonly rows: T[];
+}
+
+/**
+ * Runs one parameterised statement (`$1`, `$2` … placeholders). A pg `Pool`, a pg `Client` and a
+ * `PGlite` instance satisfy it as they are.
+ */
+export interface SqlQueryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>>;
+}
+
+/**
+ * A {@link SqlQueryable} that can also run scripts and transactions. Implementations map "cannot
+ * reach the database" failures (refused connection, terminated backend `57P01`, timeouts, closed
+ * client) to `EventStoreUnavailableError`; every other database error is passed through unchanged
+ * (it carries the SQLSTATE in `code`).
+ */
+export interface SqlExecutor extends SqlQueryable {
+  /** Runs a multi-statement SQL script without parameters (e.g. a migration). */
+  exec(script: string): Promise<void>;
+
+  /**
+   * Runs `fn` in one transaction on one connection: committed when `fn` resolves, rolled back when
+   * it throws (the error is rethrown). Inside, `tx.transaction` opens a savepoint. Use it to write
+   * read-model rows and their checkpoint atomically. On PGlite, every other query waits until the
+   * transaction ends (one connection).
+   */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+}

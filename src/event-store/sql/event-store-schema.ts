@@ -1,0 +1,26 @@
+import type { SqlExecutor } from '../sql-executor.js';
+import { applyMigrations } from './apply-migrations.js';
+import type { Migration } from './migration.js';
+import { eventTablesMigration } from './migrations/0001-event-tables.js';
+import { readFunctionsMigration } from './migrations/0002-read-functions.js';
+import { appendFunctionsMigration } from './migrations/0003-append-functions.js';
+
+/**
+ * The event store schema, shared verbatim by the PostgreSQL and PGlite adapters, in apply order.
+ * Versions 1–99 belong to the event store; other modules sharing `ledger_schema_migrations` use
+ * their own range (e.g. projections from 100).
+ */
+export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
+  eventTablesMigration,
+  readFunctionsMigration,
+  appendFunctionsMigration,
+];
+
+/**
+ * Installs or upgrades the event store schema (see {@link applyMigrations}): safe to call at every
+ * start-up and from several instances at once.
+ * @returns the versions applied by this call.
+ */
+export function installEventStoreSchema(executor: SqlExecutor): Promise<number[]> {
+  return applyMigrations(executor, EVENT_STORE_MIGRATIONS);
+}
