@@ -1,0 +1,41 @@
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_CONFIG } from '../src/config/ledger-config.js';
+import { createLedgerApp } from '../src/create-ledger-app.js';
+
+/**
+ * The ONE place where the demo touches the ledger server's code. Everything else in demo/ talks
+ * to the ledger over its HTTP API (/work/shared/API.md) through the URL this file returns.
+ */
+
+/** A ledger reachable over HTTP. */
+export interface RunningLedger {
+  /** Base URL without `/v1`, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /** Headers every request needs (e.g. `authorization`), if the ledger is configured with auth. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Stops the ledger (a no-op for an external one). */
+  close(): Promise<void>;
+}
+
+/** Where to find or how to start the ledger. */
+export interface StartLedgerOptions {
+  /** Use this already running ledger (e.g. `docker compose up`) instead of starting one. */
+  readonly externalUrl?: string;
+}
+
+/**
+ * Returns a ledger for the demo: an external one when `externalUrl` (or the `LEDGER_URL`
+ * environment variable) names it, else one started in-process on an ephemeral port with the
+ * embedded PGlite store, in memory, so `npm run demo` needs nothing installed.
+ */
+export async function startLedger(options: StartLedgerOptions = {}): Promise<RunningLedger> {
+  const external = options.externalUrl ?? process.env.LEDGER_URL;
+  if (external) return { url: external.replace(/\/+$/, ''), close: async () => {} };
+
+  const config = { ...DEFAULT_CONFIG, store: 'pglite' as const, dataDir: 'memory://', port: 0 };
+  const app = await createLedgerApp(config, { logger: false });
+  // Bind to 127.0.0.1 (app.getUrl() would answer http://[::1]:<port> when bound to ::).
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
