@@ -26,7 +26,19 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@nestjs/*', 'pg', '@electric-sql/*', '@eventstore/*', 'express', 'node:http', 'node:fs', 'node:net'], message: 'src/ledger is pure: no framework, storage or I/O' },
+            {
+              group: [
+                '@nestjs/*',
+                'pg',
+                '@electric-sql/*',
+                '@eventstore/*',
+                'express',
+                'node:http',
+                'node:fs',
+                'node:net',
+              ],
+              message: 'src/ledger is pure: no framework, storage or I/O',
+            },
             { group: ['../*'], message: 'src/ledger imports only itself' },
           ],
         },

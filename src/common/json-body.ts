@@ -43,9 +43,7 @@ export function parseExactJson(text: string): unknown {
   try {
     return parse(text, null, (value: string) => {
       if (!isSafeNumber(value)) {
-        throw new Error(
-          `the number ${value} cannot be represented exactly; send it as a string`,
-        );
+        throw new Error(`the number ${value} cannot be represented exactly; send it as a string`);
       }
       return parseFloat(value);
     });

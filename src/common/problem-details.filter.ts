@@ -1,10 +1,4 @@
-import {
-  Catch,
-  HttpException,
-  Logger,
-  type ArgumentsHost,
-  type ExceptionFilter,
-} from '@nestjs/common';
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { EventStoreUnavailableError } from '../event-store/event-store.port.js';
 import { problem, PROBLEM_CONTENT_TYPE, type ProblemDetails } from './problem.js';

@@ -36,7 +36,8 @@ export function validationProblem(errors: readonly FieldError[]): ProblemExcepti
 /** A ValidationPipe that first insists a DTO body is a JSON object. */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const isDto = metadata.type === 'body' && typeof metadata.metatype === 'function' && metadata.metatype !== Object;
+    const isDto =
+      metadata.type === 'body' && typeof metadata.metatype === 'function' && metadata.metatype !== Object;
     if (isDto && (typeof value !== 'object' || value === null || Array.isArray(value))) {
       throw validationProblem([{ field: 'body', message: 'the request body must be a JSON object' }]);
     }

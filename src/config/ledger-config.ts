@@ -85,9 +85,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
     host: env.HOST?.trim() || DEFAULT_CONFIG.host,
     port: intVar(env, 'PORT', DEFAULT_CONFIG.port, 0, 65535),
     maxBodyBytes: intVar(env, 'LEDGER_MAX_BODY_BYTES', DEFAULT_CONFIG.maxBodyBytes, 1024, 1 << 30),
-    maxBatchBodyBytes: intVar(env, 'LEDGER_MAX_BATCH_BODY_BYTES', DEFAULT_CONFIG.maxBatchBodyBytes, 1024, 1 << 30),
+    maxBatchBodyBytes: intVar(
+      env,
+      'LEDGER_MAX_BATCH_BODY_BYTES',
+      DEFAULT_CONFIG.maxBatchBodyBytes,
+      1024,
+      1 << 30,
+    ),
     maxPayloadBytes: intVar(env, 'LEDGER_MAX_PAYLOAD_BYTES', DEFAULT_CONFIG.maxPayloadBytes, 16, 1 << 30),
-    maxConcurrencyRetries: intVar(env, 'LEDGER_MAX_CONCURRENCY_RETRIES', DEFAULT_CONFIG.maxConcurrencyRetries, 1, 100),
+    maxConcurrencyRetries: intVar(
+      env,
+      'LEDGER_MAX_CONCURRENCY_RETRIES',
+      DEFAULT_CONFIG.maxConcurrencyRetries,
+      1,
+      100,
+    ),
     storeTimeoutMs: intVar(env, 'LEDGER_STORE_TIMEOUT_MS', DEFAULT_CONFIG.storeTimeoutMs, 100, 600_000),
   };
 }

@@ -65,12 +65,7 @@ export interface ResolveOperation extends At {
 }
 
 export type WorkerCommand =
-  | StartStep
-  | CompleteStep
-  | ConfirmOperation
-  | FailOperation
-  | ReleaseOperation
-  | ReportUnknownOutcome;
+  StartStep | CompleteStep | ConfirmOperation | FailOperation | ReleaseOperation | ReportUnknownOutcome;
 
 export type LedgerCommand = ClaimOperation | WorkerCommand | ResolveOperation;
 

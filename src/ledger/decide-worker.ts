@@ -177,11 +177,7 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
 
 /** A retryable failure is refused once a step of this attempt was started (`outcome-uncertain`). */
 function decideFail(cmd: FailOperation, state: OperationState): Decision<WorkerResult> {
-  if (
-    state.status === 'failed' &&
-    cmd.fencingToken === state.attempt &&
-    state.retryable === cmd.retryable
-  ) {
+  if (state.status === 'failed' && cmd.fencingToken === state.attempt && state.retryable === cmd.retryable) {
     return accept(ok('failed', true));
   }
   const refused = holderCheck(cmd, state);
@@ -212,7 +208,8 @@ function decideRelease(cmd: ReleaseOperation, state: OperationState): Decision<W
   if (anyStepStartedThisAttempt(state)) {
     return refuse({
       code: 'outcome-uncertain',
-      message: 'a step was started in this attempt: report an unknown outcome (or confirm) instead of releasing',
+      message:
+        'a step was started in this attempt: report an unknown outcome (or confirm) instead of releasing',
       state: state.status,
     });
   }

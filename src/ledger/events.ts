@@ -25,11 +25,7 @@ export interface ReportedError {
 }
 
 /** Why an attempt began. */
-export type ClaimReason =
-  | 'first'
-  | 'after_retryable_failure'
-  | 'after_release'
-  | 'after_lease_expiry';
+export type ClaimReason = 'first' | 'after_retryable_failure' | 'after_release' | 'after_lease_expiry';
 
 export type OperationClaimed = Event<
   'OperationClaimed',
@@ -73,10 +69,7 @@ export type OperationFailed = Event<
   EventBase & { readonly error: ReportedError; readonly retryable: boolean }
 >;
 
-export type OperationReleased = Event<
-  'OperationReleased',
-  EventBase & { readonly reason: string | null }
->;
+export type OperationReleased = Event<'OperationReleased', EventBase & { readonly reason: string | null }>;
 
 export type UnknownReason = 'reported_timeout' | 'lease_expired';
 

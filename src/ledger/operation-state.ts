@@ -4,13 +4,7 @@ import type { OperationKey } from './operation-key.js';
 
 /** Explicit states (API.md), plus `none` for a key never claimed. */
 export type OperationStatus =
-  | 'none'
-  | 'in_progress'
-  | 'confirmed'
-  | 'failed'
-  | 'released'
-  | 'unknown'
-  | 'abandoned';
+  'none' | 'in_progress' | 'confirmed' | 'failed' | 'released' | 'unknown' | 'abandoned';
 
 /** A worker's lease. Times are epoch milliseconds on the server's clock. */
 export interface Lease {
@@ -52,7 +46,11 @@ export interface OperationState {
   readonly lease: Lease | null;
   readonly steps: Readonly<Record<string, StepState>>;
   readonly confirmation: Confirmation | null;
-  readonly duplicateEffects: readonly { readonly ref: string; readonly at: string; readonly attempt: number }[];
+  readonly duplicateEffects: readonly {
+    readonly ref: string;
+    readonly at: string;
+    readonly attempt: number;
+  }[];
   readonly lastError: ReportedError | null;
   /** Set when status is `failed`. */
   readonly retryable: boolean | null;

@@ -36,7 +36,8 @@ export function keyPartIssue(part: KeyTextPart, value: unknown): ValidationIssue
   if (Buffer.byteLength(value, 'utf8') > MAX_KEY_PART_BYTES) {
     return { field, message: `${part} must be at most ${MAX_KEY_PART_BYTES} bytes of UTF-8` };
   }
-  if (CONTROL.test(value)) return { field, message: `${part} must not contain control or invisible format characters` };
+  if (CONTROL.test(value))
+    return { field, message: `${part} must not contain control or invisible format characters` };
   if (LONE_SURROGATE.test(value)) {
     return { field, message: `${part} must not contain unpaired surrogates` };
   }

@@ -46,11 +46,14 @@ describe('claim answers', () => {
     expect(status.body.lease.expiresAt).toBe(first.body.leaseExpiresAt);
   });
 
-  it.each([[999], [3_600_001], [1.5], ['1000']])('leaseMs %j is refused with 400 naming leaseMs', async (leaseMs) => {
-    const res = await ledger.client.claim(key('K-lease'), { a: 1 }, { leaseMs });
-    expect(res.status).toBe(400);
-    expect(res.body.errors.map((e: any) => e.field)).toContain('leaseMs');
-  });
+  it.each([[999], [3_600_001], [1.5], ['1000']])(
+    'leaseMs %j is refused with 400 naming leaseMs',
+    async (leaseMs) => {
+      const res = await ledger.client.claim(key('K-lease'), { a: 1 }, { leaseMs });
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: any) => e.field)).toContain('leaseMs');
+    },
+  );
 });
 
 describe('worker follow-ups', () => {
@@ -67,14 +70,27 @@ describe('worker follow-ups', () => {
     const rel = await c.op(id, 'release', { fencingToken: 2 });
     expect(rel.status).toBe(409);
     expect(rel.body.code).toBe('outcome-uncertain');
-    const fin = await c.op(id, 'fail', { fencingToken: 2, error: { code: 'card_declined', message: 'no' }, retryable: false });
+    const fin = await c.op(id, 'fail', {
+      fencingToken: 2,
+      error: { code: 'card_declined', message: 'no' },
+      retryable: false,
+    });
     expect(fin.status).toBe(200);
     const replay = await c.claim(key('K-3'), { a: 1 });
     expect(replay.status).toBe(200);
-    expect(replay.body).toMatchObject({ state: 'failed', replayed: true, outcome: { error: { code: 'card_declined' }, retryable: false } });
+    expect(replay.body).toMatchObject({
+      state: 'failed',
+      replayed: true,
+      outcome: { error: { code: 'card_declined' }, retryable: false },
+    });
     const again = await c.claim(key('K-3b'), { a: 1 });
-    const pik1 = (await c.op(again.body.operationId, 'steps/charge/start', { fencingToken: 1 })).body.providerIdempotencyKey;
-    await c.op(again.body.operationId, 'fail', { fencingToken: 1, error: { code: 'e', message: 'm' }, retryable: false });
+    const pik1 = (await c.op(again.body.operationId, 'steps/charge/start', { fencingToken: 1 })).body
+      .providerIdempotencyKey;
+    await c.op(again.body.operationId, 'fail', {
+      fencingToken: 1,
+      error: { code: 'e', message: 'm' },
+      retryable: false,
+    });
     expect(pik1).toMatch(/^[0-9a-f-]{36}$/);
     expect(pik1).not.toBe(s2.body.providerIdempotencyKey);
   });
@@ -83,24 +99,36 @@ describe('worker follow-ups', () => {
     const c = ledger.client;
     const a = await c.claim(key('K-4'), { a: 1 });
     const id = a.body.operationId;
-    expect((await c.op(id, 'fail', { fencingToken: 1, error: { code: 'rate', message: '429' }, retryable: true })).status).toBe(200);
+    expect(
+      (await c.op(id, 'fail', { fencingToken: 1, error: { code: 'rate', message: '429' }, retryable: true }))
+        .status,
+    ).toBe(200);
     const b = await c.claim(key('K-4'), { a: 1 });
     expect(b.body).toMatchObject({ attempt: 2, reason: 'after_retryable_failure' });
     const s = await c.op(id, 'steps/send/start', { fencingToken: 2 });
     const status = await c.status(id);
-    expect(status.body.steps[0]).toMatchObject({ step: 'send', providerIdempotencyKey: s.body.providerIdempotencyKey });
+    expect(status.body.steps[0]).toMatchObject({
+      step: 'send',
+      providerIdempotencyKey: s.body.providerIdempotencyKey,
+    });
     expect(status.body.lastError).toEqual({ code: 'rate', message: '429' });
   });
 
   it('resolve of an operation that is not unknown is 409 not-unknown; unknown ids are 404', async () => {
     const a = await ledger.client.claim(key('K-5'), { a: 1 });
-    const res = await ledger.client.op(a.body.operationId, 'resolve', { resolution: 'abandoned', reason: 'r', actor: 'ops' });
+    const res = await ledger.client.op(a.body.operationId, 'resolve', {
+      resolution: 'abandoned',
+      reason: 'r',
+      actor: 'ops',
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('not-unknown');
     const missing = await ledger.client.status('00000000-0000-5000-8000-000000000000');
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not-found');
-    expect((await ledger.client.op('00000000-0000-5000-8000-000000000000', 'confirm', { fencingToken: 1 })).status).toBe(404);
+    expect(
+      (await ledger.client.op('00000000-0000-5000-8000-000000000000', 'confirm', { fencingToken: 1 })).status,
+    ).toBe(404);
   });
 
   it('status and history are folded from the streams', async () => {
@@ -123,15 +151,26 @@ describe('worker follow-ups', () => {
     const history = await c.history(id);
     expect(history.body.streamName).toBe('operation-acme/shop/invoice.create/K-6@1');
     const events = history.body.events;
-    expect(events.map((e: any) => e.type)).toEqual(['OperationClaimed', 'StepStarted', 'StepCompleted', 'OperationConfirmed']);
+    expect(events.map((e: any) => e.type)).toEqual([
+      'OperationClaimed',
+      'StepStarted',
+      'StepCompleted',
+      'OperationConfirmed',
+    ]);
     expect(events.map((e: any) => e.streamPosition)).toEqual([0, 1, 2, 3]);
-    expect(events.every((e: any) => typeof e.globalPosition === 'number' && e.metadata.correlationId)).toBe(true);
+    expect(events.every((e: any) => typeof e.globalPosition === 'number' && e.metadata.correlationId)).toBe(
+      true,
+    );
     const positions = events.map((e: any) => e.globalPosition);
     expect([...positions].sort((x, y) => x - y)).toEqual(positions);
   });
 
   it('X-Request-Id becomes the correlation id of the events', async () => {
-    const res = await ledger.client.post('/v1/claims', { key: key('K-7'), payload: 1 }, { headers: { 'x-request-id': 'job-42' } });
+    const res = await ledger.client.post(
+      '/v1/claims',
+      { key: key('K-7'), payload: 1 },
+      { headers: { 'x-request-id': 'job-42' } },
+    );
     const history = await ledger.client.history(res.body.operationId);
     expect(history.body.events[0].metadata.correlationId).toBe('job-42');
   });
@@ -140,36 +179,135 @@ describe('worker follow-ups', () => {
 describe('limits and malformed input: clear 4xx problems, never 500', () => {
   const cases: [string, () => Promise<any>, number, string][] = [
     ['bad JSON', () => ledger.client.post('/v1/claims', undefined, { raw: '{"key": ' }), 400, 'invalid-json'],
-    ['duplicate member names', () => ledger.client.post('/v1/claims', undefined, { raw: '{"key":{"tenant":"a"},"key":{"tenant":"b"}}' }), 400, 'invalid-json'],
+    [
+      'duplicate member names',
+      () =>
+        ledger.client.post('/v1/claims', undefined, { raw: '{"key":{"tenant":"a"},"key":{"tenant":"b"}}' }),
+      400,
+      'invalid-json',
+    ],
     ['array body', () => ledger.client.post('/v1/claims', [1, 2]), 400, 'validation'],
     ['no body', () => ledger.client.post('/v1/claims'), 400, 'validation'],
-    ['key a string', () => ledger.client.post('/v1/claims', { key: 'acme/x', payload: 1 }), 400, 'invalid-key'],
-    ['key missing parts', () => ledger.client.post('/v1/claims', { key: { tenant: 'a' }, payload: 1 }), 400, 'invalid-key'],
-    ['key part a number', () => ledger.client.post('/v1/claims', { key: { ...key('x'), subject: 5 }, payload: 1 }), 400, 'invalid-key'],
-    ['revision 0', () => ledger.client.post('/v1/claims', { key: { ...key('x'), revision: 0 }, payload: 1 }), 400, 'invalid-key'],
-    ['unknown field', () => ledger.client.post('/v1/claims', { key: key('x'), payload: 1, leaseMS: 5 }), 400, 'validation'],
+    [
+      'key a string',
+      () => ledger.client.post('/v1/claims', { key: 'acme/x', payload: 1 }),
+      400,
+      'invalid-key',
+    ],
+    [
+      'key missing parts',
+      () => ledger.client.post('/v1/claims', { key: { tenant: 'a' }, payload: 1 }),
+      400,
+      'invalid-key',
+    ],
+    [
+      'key part a number',
+      () => ledger.client.post('/v1/claims', { key: { ...key('x'), subject: 5 }, payload: 1 }),
+      400,
+      'invalid-key',
+    ],
+    [
+      'revision 0',
+      () => ledger.client.post('/v1/claims', { key: { ...key('x'), revision: 0 }, payload: 1 }),
+      400,
+      'invalid-key',
+    ],
+    [
+      'unknown field',
+      () => ledger.client.post('/v1/claims', { key: key('x'), payload: 1, leaseMS: 5 }),
+      400,
+      'validation',
+    ],
     ['missing payload', () => ledger.client.post('/v1/claims', { key: key('x') }), 400, 'validation'],
-    ['payload over the cap', () => ledger.client.claim(key('x'), { blob: 'x'.repeat(4096) }), 413, 'payload-too-large'],
-    ['body over the cap', () => ledger.client.claim(key('x'), { blob: 'x'.repeat(100 * 1024) }), 413, 'payload-too-large'],
-    ['deep nesting', () => ledger.client.post('/v1/claims', undefined, { raw: '{"payload":' + '['.repeat(5000) + ']'.repeat(5000) + '}' }), 400, 'validation'],
-    ['batch over 500', () => ledger.client.post('/v1/claims/batch', { claims: Array.from({ length: 501 }, () => ({})) }), 400, 'validation'],
+    [
+      'payload over the cap',
+      () => ledger.client.claim(key('x'), { blob: 'x'.repeat(4096) }),
+      413,
+      'payload-too-large',
+    ],
+    [
+      'body over the cap',
+      () => ledger.client.claim(key('x'), { blob: 'x'.repeat(100 * 1024) }),
+      413,
+      'payload-too-large',
+    ],
+    [
+      'deep nesting',
+      () =>
+        ledger.client.post('/v1/claims', undefined, {
+          raw: '{"payload":' + '['.repeat(5000) + ']'.repeat(5000) + '}',
+        }),
+      400,
+      'validation',
+    ],
+    [
+      'batch over 500',
+      () => ledger.client.post('/v1/claims/batch', { claims: Array.from({ length: 501 }, () => ({})) }),
+      400,
+      'validation',
+    ],
     ['batch not an array', () => ledger.client.post('/v1/claims/batch', { claims: {} }), 400, 'validation'],
-    ['operationId not a UUID', () => ledger.client.op('nope', 'confirm', { fencingToken: 1 }), 400, 'validation'],
-    ['fencingToken a string', () => ledger.client.op('00000000-0000-5000-8000-000000000000', 'confirm', { fencingToken: '1' }), 400, 'validation'],
-    ['bad step name', () => ledger.client.op('00000000-0000-5000-8000-000000000000', 'steps/a%20b/start', { fencingToken: 1 }), 400, 'validation'],
-    ['fail without error', () => ledger.client.op('00000000-0000-5000-8000-000000000000', 'fail', { fencingToken: 1, retryable: true }), 400, 'validation'],
-    ['resolve bad resolution', () => ledger.client.op('00000000-0000-5000-8000-000000000000', 'resolve', { resolution: 'maybe', reason: 'r', actor: 'a' }), 400, 'validation'],
+    [
+      'operationId not a UUID',
+      () => ledger.client.op('nope', 'confirm', { fencingToken: 1 }),
+      400,
+      'validation',
+    ],
+    [
+      'fencingToken a string',
+      () => ledger.client.op('00000000-0000-5000-8000-000000000000', 'confirm', { fencingToken: '1' }),
+      400,
+      'validation',
+    ],
+    [
+      'bad step name',
+      () =>
+        ledger.client.op('00000000-0000-5000-8000-000000000000', 'steps/a%20b/start', { fencingToken: 1 }),
+      400,
+      'validation',
+    ],
+    [
+      'fail without error',
+      () =>
+        ledger.client.op('00000000-0000-5000-8000-000000000000', 'fail', {
+          fencingToken: 1,
+          retryable: true,
+        }),
+      400,
+      'validation',
+    ],
+    [
+      'resolve bad resolution',
+      () =>
+        ledger.client.op('00000000-0000-5000-8000-000000000000', 'resolve', {
+          resolution: 'maybe',
+          reason: 'r',
+          actor: 'a',
+        }),
+      400,
+      'validation',
+    ],
     ['unknown route', () => ledger.client.get('/v1/nothing-here'), 404, 'not-found'],
   ];
   it.each(cases)('%s', async (_name, send, status, code) => {
     const res = await send();
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
-    expect(res.body).toMatchObject({ status, code, type: expect.stringMatching(new RegExp(`/${code}$`)), title: expect.any(String), detail: expect.any(String) });
+    expect(res.body).toMatchObject({
+      status,
+      code,
+      type: expect.stringMatching(new RegExp(`/${code}$`)),
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
   });
 
   it('validation problems name the field at fault', async () => {
-    const res = await ledger.client.post('/v1/claims', { key: { ...key('x'), tenant: '' }, payload: 1, leaseMs: 5 });
+    const res = await ledger.client.post('/v1/claims', {
+      key: { ...key('x'), tenant: '' },
+      payload: 1,
+      leaseMs: 5,
+    });
     expect(res.body.errors.map((e: any) => e.field).sort()).toEqual(['key.tenant', 'leaseMs']);
   });
 });
@@ -179,7 +317,12 @@ describe('service endpoints', () => {
     const doc = await ledger.client.get('/docs-json');
     expect(doc.status).toBe(200);
     expect(Object.keys(doc.body.paths)).toEqual(
-      expect.arrayContaining(['/v1/claims', '/v1/claims/batch', '/v1/operations/{operationId}/confirm', '/v1/operations/{operationId}/history']),
+      expect.arrayContaining([
+        '/v1/claims',
+        '/v1/claims/batch',
+        '/v1/operations/{operationId}/confirm',
+        '/v1/operations/{operationId}/history',
+      ]),
     );
     expect(doc.body.components.schemas.ClaimRequestDto.required).toEqual(expect.arrayContaining(['key']));
     const ui = await fetch(ledger.url + '/docs');

@@ -11,19 +11,25 @@ afterAll(() => ledger.close());
 const key = (subject: string) => ({ tenant: 'race', source: 'queue', action: 'receipt.send', subject });
 
 async function claimedEvents(subject: string) {
-  const events = await ledger.store.read(`operation-race/queue/receipt.send/${encodeURIComponent(subject)}@1`);
+  const events = await ledger.store.read(
+    `operation-race/queue/receipt.send/${encodeURIComponent(subject)}@1`,
+  );
   return events.filter((e) => e.type === 'OperationClaimed');
 }
 
 it('64 concurrent claims of one new key: exactly one acquires', async () => {
   const answers = await Promise.all(
-    Array.from({ length: 64 }, (_, i) => ledger.client.claim(key('R-64'), { to: 'a@b.c' }, { workerId: `w${i}` })),
+    Array.from({ length: 64 }, (_, i) =>
+      ledger.client.claim(key('R-64'), { to: 'a@b.c' }, { workerId: `w${i}` }),
+    ),
   );
   const statuses = answers.map((a) => a.status);
   expect(statuses.filter((s) => s === 201)).toHaveLength(1);
   expect(statuses.every((s) => s === 201 || s === 409 || s === 200)).toBe(true);
   const refusals = answers.filter((a) => a.status === 409);
-  expect(refusals.every((a) => a.body.code === 'in-progress' && Number(a.headers.get('retry-after')) >= 1)).toBe(true);
+  expect(
+    refusals.every((a) => a.body.code === 'in-progress' && Number(a.headers.get('retry-after')) >= 1),
+  ).toBe(true);
   expect(await claimedEvents('R-64')).toHaveLength(1);
 });
 
@@ -31,7 +37,9 @@ it('200 keys with 8 claimants each: one acquisition per key', async () => {
   const keys = Array.from({ length: 200 }, (_, i) => `R-200-${i}`);
   const answers = await Promise.all(
     keys.flatMap((subject) =>
-      Array.from({ length: 8 }, () => ledger.client.claim(key(subject), { n: subject }).then((a) => ({ subject, a }))),
+      Array.from({ length: 8 }, () =>
+        ledger.client.claim(key(subject), { n: subject }).then((a) => ({ subject, a })),
+      ),
     ),
   );
   const acquired = new Map<string, number>();

@@ -16,17 +16,37 @@ describe('C5 two entry paths, one intent', () => {
 
   it('200 orders claimed at once by a redirect and a webhook handler: 200 destination records', async () => {
     const destination = new Destination();
-    const orders = Array.from({ length: 200 }, (_, i) => ({ order: `O-${i}`, total: i * 10, currency: 'EUR' }));
+    const orders = Array.from({ length: 200 }, (_, i) => ({
+      order: `O-${i}`,
+      total: i * 10,
+      currency: 'EUR',
+    }));
     const runs = await Promise.all(
       orders.flatMap((o) => [
-        runWorker(ledger.client, destination, key(o.order), { order: o.order, total: o.total, currency: o.currency }, o.order),
-        runWorker(ledger.client, destination, key(o.order), { currency: o.currency, total: o.total, order: o.order }, o.order),
+        runWorker(
+          ledger.client,
+          destination,
+          key(o.order),
+          { order: o.order, total: o.total, currency: o.currency },
+          o.order,
+        ),
+        runWorker(
+          ledger.client,
+          destination,
+          key(o.order),
+          { currency: o.currency, total: o.total, order: o.order },
+          o.order,
+        ),
       ]),
     );
     expect(runs.filter((r) => r.claim.status === 201)).toHaveLength(200);
     expect(destination.count).toBe(200);
     // Each loser retries and gets the outcome replayed.
-    const retries = await Promise.all(orders.map((o) => ledger.client.claim(key(o.order), { total: o.total, order: o.order, currency: o.currency })));
+    const retries = await Promise.all(
+      orders.map((o) =>
+        ledger.client.claim(key(o.order), { total: o.total, order: o.order, currency: o.currency }),
+      ),
+    );
     expect(retries.every((r) => r.status === 200 && r.body.replayed === true)).toBe(true);
     expect(new Set(destination.records.map((r) => r.externalRef)).size).toBe(200);
   }, 60_000);
@@ -39,7 +59,8 @@ describe('C6 replicas and sweeps', () => {
     const db = await createTestDatabase();
     drop = db.drop;
     replicas = [];
-    for (let i = 0; i < 4; i++) replicas.push(await startTestLedger('postgres', { databaseUrl: db.connectionString, poolSize: 5 }));
+    for (let i = 0; i < 4; i++)
+      replicas.push(await startTestLedger('postgres', { databaseUrl: db.connectionString, poolSize: 5 }));
   });
   afterAll(async () => {
     for (const r of replicas) await r.close();
@@ -65,7 +86,9 @@ describe('C6 replicas and sweeps', () => {
     const due = Array.from({ length: 22 }, (_, i) => `DUE-2026-11-29-${i}`);
     await Promise.all(
       replicas.map((r) =>
-        Promise.all(due.map((item) => runWorker(r.client, destination, key(item), { item, day: '2026-11-29' }, item))),
+        Promise.all(
+          due.map((item) => runWorker(r.client, destination, key(item), { item, day: '2026-11-29' }, item)),
+        ),
       ),
     );
     expect(destination.count).toBe(22);

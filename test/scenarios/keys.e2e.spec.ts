@@ -7,7 +7,12 @@ beforeAll(async () => {
 });
 afterAll(() => ledger.close());
 
-const key = (subject: string, tenant = 'acme') => ({ tenant, source: 'shop', action: 'invoice.create', subject });
+const key = (subject: string, tenant = 'acme') => ({
+  tenant,
+  source: 'shop',
+  action: 'invoice.create',
+  subject,
+});
 
 async function streamCount(): Promise<number> {
   const all = await ledger.store.readAll(-1n, 100_000);
@@ -39,7 +44,9 @@ describe('C2 Unicode spelling of keys', () => {
 
 describe('C3 case and whitespace', () => {
   it('ORD-9, ord-9 and Ord-9 are three operations', async () => {
-    const answers = await Promise.all(['ORD-9', 'ord-9', 'Ord-9'].map((s) => ledger.client.claim(key(s), { total: 10 })));
+    const answers = await Promise.all(
+      ['ORD-9', 'ord-9', 'Ord-9'].map((s) => ledger.client.claim(key(s), { total: 10 })),
+    );
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
     expect(new Set(answers.map((a) => a.body.operationId)).size).toBe(3);
   });
@@ -71,7 +78,10 @@ describe('C4 tenant isolation', () => {
     ]);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.body.operationId).not.toBe(b.body.operationId);
-    const confirm = await ledger.client.op(a.body.operationId, 'confirm', { fencingToken: 1, destinationRef: 'A-1' });
+    const confirm = await ledger.client.op(a.body.operationId, 'confirm', {
+      fencingToken: 1,
+      destinationRef: 'A-1',
+    });
     expect(confirm.status).toBe(200);
     // Tenant b's operation is untouched by tenant a's outcome.
     const statusB = await ledger.client.status(b.body.operationId);

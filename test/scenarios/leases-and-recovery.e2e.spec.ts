@@ -20,7 +20,9 @@ describe('C7 zombie worker', () => {
     expect(a.status).toBe(201);
     const id = a.body.operationId;
     expect((await c.op(id, 'steps/validate/start', { fencingToken: 1 })).status).toBe(200);
-    expect((await c.op(id, 'steps/validate/complete', { fencingToken: 1, outputs: { ok: true } })).status).toBe(200);
+    expect(
+      (await c.op(id, 'steps/validate/complete', { fencingToken: 1, outputs: { ok: true } })).status,
+    ).toBe(200);
 
     ledger.clock.advance(LEASE + 1);
     const b = await c.claim(key('C7'), { parcel: 1 }, { leaseMs: LEASE, workerId: 'B' });
@@ -33,9 +35,17 @@ describe('C7 zombie worker', () => {
     // The zombie wakes up.
     const zStart = await c.op(id, 'steps/dispatch/start', { fencingToken: 1 });
     const zConfirm = await c.op(id, 'confirm', { fencingToken: 1 });
-    const zFail = await c.op(id, 'fail', { fencingToken: 1, error: { code: 'x', message: 'y' }, retryable: true });
+    const zFail = await c.op(id, 'fail', {
+      fencingToken: 1,
+      error: { code: 'x', message: 'y' },
+      retryable: true,
+    });
     expect([zStart.status, zConfirm.status, zFail.status]).toEqual([409, 409, 409]);
-    expect([zStart.body.code, zConfirm.body.code, zFail.body.code]).toEqual(['stale-token', 'stale-token', 'stale-token']);
+    expect([zStart.body.code, zConfirm.body.code, zFail.body.code]).toEqual([
+      'stale-token',
+      'stale-token',
+      'stale-token',
+    ]);
     expect(destination.count).toBe(1);
 
     const events = (await c.history(id)).body.events;
@@ -63,7 +73,10 @@ describe('C8 lease expires after the external call started', () => {
     expect(second.status).toBe(409);
     expect(second.body.code).toBe('awaiting-recovery');
     expect(destination.count).toBe(1);
-    expect((await c.status(id)).body).toMatchObject({ state: 'unknown', unknown: { reason: 'lease_expired' } });
+    expect((await c.status(id)).body).toMatchObject({
+      state: 'unknown',
+      unknown: { reason: 'lease_expired' },
+    });
 
     const resolved = await c.op(id, 'resolve', {
       resolution: 'confirmed',
@@ -122,7 +135,11 @@ describe('C9 timeout where the destination succeeded', () => {
     await c.op(id, 'steps/create/start', { fencingToken: 1 });
     await expect(slowCreate('C9')).rejects.toThrow('timeout');
 
-    const retryable = await c.op(id, 'fail', { fencingToken: 1, error: { code: 'timeout', message: 't' }, retryable: true });
+    const retryable = await c.op(id, 'fail', {
+      fencingToken: 1,
+      error: { code: 'timeout', message: 't' },
+      retryable: true,
+    });
     expect(retryable.status).toBe(409);
     expect(retryable.body.code).toBe('outcome-uncertain');
     const unknown = await c.op(id, 'unknown', { fencingToken: 1, reason: 'timed out after 10 s' });

@@ -13,7 +13,14 @@ afterAll(() => ledger.close());
 const key = (subject: string) => ({ tenant: 'acme', source: 'shop', action: 'invoice.create', subject });
 
 describe('C1 equivalent payloads replay, changed payloads conflict', () => {
-  const payload = { customer: { id: 'c-1', name: 'Ada' }, lines: [{ sku: 'A', qty: 1 }, { sku: 'B', qty: 2.0 }], total: 30 };
+  const payload = {
+    customer: { id: 'c-1', name: 'Ada' },
+    lines: [
+      { sku: 'A', qty: 1 },
+      { sku: 'B', qty: 2.0 },
+    ],
+    total: 30,
+  };
 
   it('replays a reordered, pretty-printed redelivery and refuses a swapped array as a conflict', async () => {
     const destination = new Destination();
@@ -30,7 +37,11 @@ describe('C1 equivalent payloads replay, changed payloads conflict', () => {
     });
     expect(redelivery.status).toBe(200);
     expect(redelivery.headers.get('idempotent-replayed')).toBe('true');
-    expect(redelivery.body).toMatchObject({ state: 'confirmed', replayed: true, outcome: { destinationRef: 'REC-1' } });
+    expect(redelivery.body).toMatchObject({
+      state: 'confirmed',
+      replayed: true,
+      outcome: { destinationRef: 'REC-1' },
+    });
 
     const swapped = { ...payload, lines: [payload.lines[1], payload.lines[0]] };
     const conflict = await runWorker(ledger.client, destination, key('ORD-C1'), swapped, 'ORD-C1');

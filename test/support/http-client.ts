@@ -34,7 +34,11 @@ export class LedgerClient {
     return { status: res.status, headers: res.headers, body: parsed };
   }
 
-  post(path: string, body?: unknown, opts?: { raw?: string; contentType?: string; headers?: Record<string, string> }) {
+  post(
+    path: string,
+    body?: unknown,
+    opts?: { raw?: string; contentType?: string; headers?: Record<string, string> },
+  ) {
     return this.request('POST', path, body, opts);
   }
 

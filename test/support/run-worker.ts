@@ -27,6 +27,7 @@ export async function runWorker(
   if (started.status !== 200) throw new Error(`step start ${started.status} ${JSON.stringify(started.body)}`);
   const ref = destination.create(externalRef, started.body.providerIdempotencyKey);
   const confirmed = await client.op(operationId, 'confirm', { fencingToken, destinationRef: ref });
-  if (confirmed.status !== 200) throw new Error(`confirm ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
+  if (confirmed.status !== 200)
+    throw new Error(`confirm ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
   return { claim, effect: true };
 }

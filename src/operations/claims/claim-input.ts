@@ -26,7 +26,11 @@ export function validateClaimBody(body: unknown): ClaimRequestDto {
     throw validationProblem([{ field: '', message: 'a claim must be a JSON object' }]);
   }
   const dto = plainToInstance(ClaimRequestDto, body);
-  const errors = validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  const errors = validateSync(dto, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+  });
   if (errors.length > 0) throw validationProblem(flattenValidationErrors(errors));
   return dto;
 }

@@ -21,7 +21,8 @@ export function answer(status: number, body: unknown, headers: Record<string, st
  * Unexpected errors are rethrown: a batch must not hide a bug as one slot's 500.
  */
 export function answerForError(err: unknown): HttpAnswer {
-  if (err instanceof ProblemException) return { status: err.problem.status, body: err.problem, headers: err.headers };
+  if (err instanceof ProblemException)
+    return { status: err.problem.status, body: err.problem, headers: err.headers };
   if (err instanceof EventStoreUnavailableError || err instanceof ContentionError) {
     const p = toUnavailableProblem(err);
     return { status: p.problem.status, body: p.problem, headers: p.headers };
@@ -38,5 +39,8 @@ export function toUnavailableProblem(err: EventStoreUnavailableError | Contentio
       retry,
     );
   }
-  return new ProblemException(problem('store-unavailable', 503, 'the event store is unavailable; retry shortly'), retry);
+  return new ProblemException(
+    problem('store-unavailable', 503, 'the event store is unavailable; retry shortly'),
+    retry,
+  );
 }

@@ -24,7 +24,8 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
 export function refusalProblem(refusal: Refusal, operationId?: string): ProblemException {
   const { code, message, retryAfterMs, ...extensions } = refusal;
   const headers: Record<string, string> = {};
-  if (retryAfterMs !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  if (retryAfterMs !== undefined)
+    headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
   const extra: Record<string, unknown> = { ...extensions };
   if (operationId) extra.operationId = operationId;
   if (retryAfterMs !== undefined) extra.retryAfterMs = retryAfterMs;

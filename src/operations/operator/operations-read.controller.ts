@@ -10,7 +10,8 @@ import { GetOperationStatusQuery } from '../queries/get-operation-status.query.j
 import { ResolveOperationCommand } from './resolve-operation.command.js';
 
 const uuid = new ParseUUIDPipe({
-  exceptionFactory: () => validationProblem([{ field: 'operationId', message: 'operationId must be a UUID' }]),
+  exceptionFactory: () =>
+    validationProblem([{ field: 'operationId', message: 'operationId must be a UUID' }]),
 });
 
 /** Operator and auditor routes (API.md): resolve, status, history. */

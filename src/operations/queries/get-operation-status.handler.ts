@@ -20,7 +20,8 @@ export class GetOperationStatusHandler implements IQueryHandler<GetOperationStat
   async execute({ operationId }: GetOperationStatusQuery) {
     const key = await this.locator.keyOf(operationId);
     const { state, revision } = await this.streams.load(key);
-    if (revision === null) throw new ProblemException(problem('not-found', 404, `no operation ${operationId}`));
+    if (revision === null)
+      throw new ProblemException(problem('not-found', 404, `no operation ${operationId}`));
     return presentStatus(operationId, state, revision, this.clock.now());
   }
 }

@@ -15,7 +15,8 @@ import { sendAnswer } from '../http/send-answer.js';
 import { RunWorkerCommand, type WorkerCommandInput } from './worker-command.command.js';
 
 const uuid = new ParseUUIDPipe({
-  exceptionFactory: () => validationProblem([{ field: 'operationId', message: 'operationId must be a UUID' }]),
+  exceptionFactory: () =>
+    validationProblem([{ field: 'operationId', message: 'operationId must be a UUID' }]),
 });
 
 function stepName(step: string): string {
@@ -45,7 +46,12 @@ export class WorkerController {
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.run(res, id, { type: 'StartStep', fencingToken: body.fencingToken, step: stepName(step) }, ctx);
+    return this.run(
+      res,
+      id,
+      { type: 'StartStep', fencingToken: body.fencingToken, step: stepName(step) },
+      ctx,
+    );
   }
 
   @Post('steps/:step/complete')
@@ -114,7 +120,11 @@ export class WorkerController {
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const input = { type: 'ReleaseOperation', fencingToken: body.fencingToken, reason: body.reason ?? null } as const;
+    const input = {
+      type: 'ReleaseOperation',
+      fencingToken: body.fencingToken,
+      reason: body.reason ?? null,
+    } as const;
     return this.run(res, id, input, ctx);
   }
 
@@ -127,7 +137,11 @@ export class WorkerController {
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const input = { type: 'ReportUnknownOutcome', fencingToken: body.fencingToken, reason: body.reason } as const;
+    const input = {
+      type: 'ReportUnknownOutcome',
+      fencingToken: body.fencingToken,
+      reason: body.reason,
+    } as const;
     return this.run(res, id, input, ctx);
   }
 }
