@@ -36,7 +36,19 @@ const TITLES: Record<string, string> = {
   'store-unavailable': 'The event store is unavailable',
   contention: 'Too much contention on this operation',
   'unsupported-media-type': 'Unsupported media type',
+  unauthenticated: 'A valid API key is required',
+  forbidden: 'This API key lacks the required role',
+  'forbidden-tenant': 'This API key is not bound to that tenant',
+  'rate-limited': 'Too many requests',
+  'key-revoked': 'The API key is revoked',
   internal: 'Internal error',
+  'awaiting-approval': 'The operation waits for an operator approval',
+  superseded: 'A newer revision of this subject exists',
+  'not-awaiting-approval': 'The operation is not awaiting approval',
+  'not-final-failure': 'Only a final failure can be replayed',
+  'replay-not-allowed': "The action's policy forbids replay",
+  'no-duplicate-effect': 'There is no unacknowledged duplicate effect',
+  'operator-only-recovery': "The action's policy routes recovery to operators only",
 };
 
 /** Builds a problem document for `code`; `extra` adds extension members (RFC 9457 §3.2). */

@@ -21,6 +21,16 @@ export interface ClaimOperation extends At {
   /** Lease length in ms, within {@link MIN_LEASE_MS}..{@link MAX_LEASE_MS}. */
   readonly leaseMs: number;
   readonly workerId: string | null;
+  /** The action's policy as it applies to claims; absent = no approval, no version. */
+  readonly policy?: ClaimPolicy;
+}
+
+/** The parts of an action policy the claim decision needs. */
+export interface ClaimPolicy {
+  /** A human must approve before the first claim proceeds. */
+  readonly requireApproval: boolean;
+  /** Version of the policy applied (its stream revision), recorded for audit. */
+  readonly version: number | null;
 }
 
 export interface StartStep extends Fenced {
@@ -64,10 +74,85 @@ export interface ResolveOperation extends At {
   readonly actor: string;
 }
 
-export type WorkerCommand =
-  StartStep | CompleteStep | ConfirmOperation | FailOperation | ReleaseOperation | ReportUnknownOutcome;
+/** Heartbeat: the holder extends its lease to `now + leaseMs`. */
+export interface RenewLease extends Fenced {
+  readonly type: 'RenewLease';
+  readonly leaseMs: number;
+}
 
-export type LedgerCommand = ClaimOperation | WorkerCommand | ResolveOperation;
+export type WorkerCommand =
+  | RenewLease
+  | StartStep
+  | CompleteStep
+  | ConfirmOperation
+  | FailOperation
+  | ReleaseOperation
+  | ReportUnknownOutcome;
+
+/** Operator action fields: who (from the API key) and why (required). */
+interface ByOperator extends At {
+  readonly actor: string;
+  readonly reason: string;
+}
+
+export interface ApproveOperation extends ByOperator {
+  readonly type: 'ApproveOperation';
+}
+
+export interface RejectOperation extends ByOperator {
+  readonly type: 'RejectOperation';
+}
+
+/** Replay a final failure; allowed only where the action's policy says so. */
+export interface ReplayOperation extends ByOperator {
+  readonly type: 'ReplayOperation';
+  readonly replayAllowed: boolean;
+}
+
+/** Acknowledge duplicate effects after cleanup; all unacknowledged ones when `refs` is null. */
+export interface AcknowledgeDuplicateEffect extends ByOperator {
+  readonly type: 'AcknowledgeDuplicateEffect';
+  readonly refs: readonly string[] | null;
+}
+
+export type OperatorCommand =
+  ApproveOperation | RejectOperation | ReplayOperation | AcknowledgeDuplicateEffect;
+
+/** A recovery worker's evidence for an Unknown operation (see RecoveryEvidenceSubmitted). */
+export interface SubmitEvidence extends At {
+  readonly type: 'SubmitEvidence';
+  readonly verdict: 'found' | 'not_found' | 'inconclusive';
+  readonly destinationRef: string | null;
+  readonly checkedFields: Readonly<Record<string, JsonValue>>;
+  readonly actor: string;
+  readonly note: string | null;
+  /** From the action's policy: `operator_only` refuses evidence from recovery workers. */
+  readonly recoveryMode: 'worker_lookup' | 'operator_only';
+}
+
+/** The lease sweeper: make an expired lease visible (Unknown if a step started, else Released). */
+export interface SweepExpiredLease extends At {
+  readonly type: 'SweepExpiredLease';
+}
+
+/** Mark this (older) revision superseded by a newer one of the same subject. */
+export interface SupersedeRevision extends At {
+  readonly type: 'SupersedeRevision';
+  /** Key and operationId of the older revision (its stream may not exist yet). */
+  readonly key: OperationKey;
+  readonly operationId: string;
+  readonly byRevision: number;
+  readonly byOperationId: string;
+}
+
+export type LedgerCommand =
+  | ClaimOperation
+  | WorkerCommand
+  | ResolveOperation
+  | OperatorCommand
+  | SubmitEvidence
+  | SweepExpiredLease
+  | SupersedeRevision;
 
 /** Shortest lease a claim may ask for, ms. */
 export const MIN_LEASE_MS = 1_000;

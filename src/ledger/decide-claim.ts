@@ -22,7 +22,7 @@ export interface Acquired {
 export interface Replayed {
   readonly kind: 'replayed';
   readonly operationId: string;
-  readonly state: 'confirmed' | 'failed' | 'abandoned';
+  readonly state: 'confirmed' | 'failed' | 'abandoned' | 'rejected';
   readonly outcome: ReplayedOutcome;
 }
 
@@ -61,8 +61,8 @@ function acquire(cmd: ClaimOperation, state: OperationState, reason: ClaimReason
         data: {
           ...base(cmd, attempt),
           fingerprint: cmd.fingerprint,
-          // The payload is kept once, with the first claim; later attempts share its fingerprint.
-          payload: state.status === 'none' ? cmd.payload : null,
+          // The payload is kept once, with the first record; later attempts share its fingerprint.
+          payload: state.payload === null ? cmd.payload : null,
           workerId: cmd.workerId,
           leaseMs: cmd.leaseMs,
           leaseExpiresAt,
@@ -101,7 +101,21 @@ function duplicate(cmd: ClaimOperation, state: OperationState, answer: Duplicate
  * Every duplicate answer is audited as `DuplicateClaimPrevented` in the companion stream.
  */
 export function decideClaim(cmd: ClaimOperation, state: OperationState): Decision<ClaimResult> {
-  if (state.status === 'none') return acquire(cmd, state, 'first');
+  if (state.supersededBy) {
+    return refuse(
+      {
+        code: 'superseded',
+        message: `revision ${cmd.key.revision} was superseded by revision ${state.supersededBy.revision}`,
+        state: state.status,
+        supersededBy: state.supersededBy.revision,
+      },
+      [],
+      [duplicate(cmd, state, 'superseded')],
+    );
+  }
+  if (state.status === 'none') {
+    return cmd.policy?.requireApproval ? requestApproval(cmd) : acquire(cmd, state, 'first');
+  }
 
   if (state.fingerprint !== null && state.fingerprint !== cmd.fingerprint) {
     return refuse(
@@ -184,7 +198,43 @@ export function decideClaim(cmd: ClaimOperation, state: OperationState): Decisio
       return replay(cmd, state, 'confirmed');
     case 'abandoned':
       return replay(cmd, state, 'abandoned');
+    case 'awaiting_approval':
+      return refuse(
+        {
+          code: 'awaiting-approval',
+          message: 'this operation waits for an operator approval',
+          state: state.status,
+        },
+        [],
+        [duplicate(cmd, state, 'awaiting_approval')],
+      );
+    case 'approved':
+      return acquire(cmd, state, 'after_approval');
+    case 'rejected':
+      return replay(cmd, state, 'rejected');
   }
+}
+
+function requestApproval(cmd: ClaimOperation): Decision<ClaimResult> {
+  return refuse(
+    {
+      code: 'awaiting-approval',
+      message: `the policy of ${cmd.key.action} requires an operator approval before the first claim proceeds`,
+      state: 'awaiting_approval',
+    },
+    [
+      {
+        type: 'ApprovalRequested',
+        data: {
+          ...base(cmd, 0),
+          fingerprint: cmd.fingerprint,
+          payload: cmd.payload,
+          workerId: cmd.workerId,
+          policyVersion: cmd.policy?.version ?? null,
+        },
+      },
+    ],
+  );
 }
 
 function replay(

@@ -3,6 +3,7 @@ import type {
   ConfirmOperation,
   FailOperation,
   ReleaseOperation,
+  RenewLease,
   ReportUnknownOutcome,
   StartStep,
   WorkerCommand,
@@ -17,6 +18,8 @@ export interface WorkerResult {
   readonly state: OperationState['status'];
   /** StartStep only: the provider idempotency key for the step. */
   readonly providerIdempotencyKey?: string;
+  /** RenewLease only: the new expiry (ISO 8601). */
+  readonly leaseExpiresAt?: string;
   /** True when the command repeated one already recorded and nothing new was written. */
   readonly alreadyRecorded: boolean;
 }
@@ -237,9 +240,21 @@ function decideUnknown(cmd: ReportUnknownOutcome, state: OperationState): Decisi
   ]);
 }
 
+/** Heartbeat: the current holder extends its lease from now; refused once someone else moved on. */
+function decideRenew(cmd: RenewLease, state: OperationState): Decision<WorkerResult> {
+  const refused = holderCheck(cmd, state);
+  if (refused) return refused;
+  const leaseExpiresAt = new Date(cmd.now + cmd.leaseMs).toISOString();
+  return accept(ok('in_progress', false, { leaseExpiresAt }), [
+    { type: 'LeaseRenewed', data: { ...eventBase(state, cmd.now), leaseMs: cmd.leaseMs, leaseExpiresAt } },
+  ]);
+}
+
 /** Decides a fenced worker command against the folded state. Pure. */
 export function decideWorkerCommand(cmd: WorkerCommand, state: OperationState): Decision<WorkerResult> {
   switch (cmd.type) {
+    case 'RenewLease':
+      return decideRenew(cmd, state);
     case 'StartStep':
       return decideStartStep(cmd, state);
     case 'CompleteStep':

@@ -25,7 +25,8 @@ export interface ReportedError {
 }
 
 /** Why an attempt began. */
-export type ClaimReason = 'first' | 'after_retryable_failure' | 'after_release' | 'after_lease_expiry';
+export type ClaimReason =
+  'first' | 'after_retryable_failure' | 'after_release' | 'after_lease_expiry' | 'after_approval';
 
 export type OperationClaimed = Event<
   'OperationClaimed',
@@ -69,7 +70,76 @@ export type OperationFailed = Event<
   EventBase & { readonly error: ReportedError; readonly retryable: boolean }
 >;
 
-export type OperationReleased = Event<'OperationReleased', EventBase & { readonly reason: string | null }>;
+/** Who released: the holder, or the lease sweeper (lease expired with nothing started). */
+export type ReleasedBy = 'worker' | 'sweeper';
+
+export type OperationReleased = Event<
+  'OperationReleased',
+  EventBase & { readonly reason: string | null; readonly releasedBy?: ReleasedBy }
+>;
+
+/** The holder extended its lease (heartbeat). */
+export type LeaseRenewed = Event<
+  'LeaseRenewed',
+  EventBase & { readonly leaseMs: number; readonly leaseExpiresAt: string }
+>;
+
+/** An operator action: who and why, both required (issue "operator workflows"). */
+export interface OperatorAction {
+  readonly actor: string;
+  readonly reason: string;
+}
+
+/**
+ * The first claim of an action whose policy requires a human approval: the intent is recorded
+ * (payload and fingerprint, so conflicts are still detected) and waits for an operator.
+ */
+export type ApprovalRequested = Event<
+  'ApprovalRequested',
+  EventBase & {
+    readonly fingerprint: string;
+    readonly payload: JsonValue;
+    readonly workerId: string | null;
+    readonly policyVersion: number | null;
+  }
+>;
+
+export type OperationApproved = Event<'OperationApproved', EventBase & OperatorAction>;
+export type OperationRejected = Event<'OperationRejected', EventBase & OperatorAction>;
+
+/** An operator lets a final failure run again (only where the action's policy allows replay). */
+export type OperationReplayed = Event<'OperationReplayed', EventBase & OperatorAction>;
+
+/** An operator confirms duplicate effects were cleaned up at the destination. */
+export type DuplicateEffectAcknowledged = Event<
+  'DuplicateEffectAcknowledged',
+  EventBase & OperatorAction & { readonly refs: readonly string[] }
+>;
+
+/** What a recovery worker found when it looked the effect up at the destination. */
+export type EvidenceVerdict = 'found' | 'not_found' | 'inconclusive';
+
+/**
+ * A recovery worker's evidence for an Unknown operation: `found` (with the reference and the key
+ * fields it checked) → Confirmed; `not_found` (definitively) → Released; `inconclusive` (no
+ * reliable lookup) → stays Unknown, in the review queue.
+ */
+export type RecoveryEvidenceSubmitted = Event<
+  'RecoveryEvidenceSubmitted',
+  EventBase & {
+    readonly verdict: EvidenceVerdict;
+    readonly destinationRef: string | null;
+    readonly checkedFields: Readonly<Record<string, JsonValue>>;
+    readonly actor: string;
+    readonly note: string | null;
+  }
+>;
+
+/** A newer revision of the same subject was claimed; claims of this revision are refused. */
+export type OperationSuperseded = Event<
+  'OperationSuperseded',
+  EventBase & { readonly byRevision: number; readonly byOperationId: string }
+>;
 
 export type UnknownReason = 'reported_timeout' | 'lease_expired';
 
@@ -107,7 +177,8 @@ export type DuplicateEffectDetected = Event<
 >;
 
 /** What a refused or replayed duplicate claim was answered (audit stream). */
-export type DuplicateAnswer = 'replayed' | 'in_progress' | 'awaiting_recovery';
+export type DuplicateAnswer =
+  'replayed' | 'in_progress' | 'awaiting_recovery' | 'awaiting_approval' | 'superseded';
 
 export type DuplicateClaimPrevented = Event<
   'DuplicateClaimPrevented',
@@ -139,7 +210,15 @@ export type DecisionEvent =
   | OperationReleased
   | OutcomeUnknown
   | OperationResolved
-  | DuplicateEffectDetected;
+  | DuplicateEffectDetected
+  | LeaseRenewed
+  | ApprovalRequested
+  | OperationApproved
+  | OperationRejected
+  | OperationReplayed
+  | DuplicateEffectAcknowledged
+  | RecoveryEvidenceSubmitted
+  | OperationSuperseded;
 
 /** Events of the companion audit stream `audit-operation-<key>` (appended with `any`). */
 export type AuditEvent = DuplicateClaimPrevented | PayloadConflictDetected;
@@ -157,4 +236,12 @@ export const DECISION_EVENT_TYPES: ReadonlySet<string> = new Set<DecisionEvent['
   'OutcomeUnknown',
   'OperationResolved',
   'DuplicateEffectDetected',
+  'LeaseRenewed',
+  'ApprovalRequested',
+  'OperationApproved',
+  'OperationRejected',
+  'OperationReplayed',
+  'DuplicateEffectAcknowledged',
+  'RecoveryEvidenceSubmitted',
+  'OperationSuperseded',
 ]);

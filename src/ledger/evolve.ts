@@ -122,8 +122,66 @@ export function evolve(state: OperationState, event: LedgerEvent): OperationStat
         ...base,
         duplicateEffects: [
           ...state.duplicateEffects,
-          { ref: e.data.incomingRef, at: e.data.at, attempt: e.data.reportedByAttempt },
+          { ref: e.data.incomingRef, at: e.data.at, attempt: e.data.reportedByAttempt, acknowledged: false },
         ],
+      };
+    case 'DuplicateEffectAcknowledged':
+      return {
+        ...base,
+        duplicateEffects: state.duplicateEffects.map((d) =>
+          e.data.refs.includes(d.ref) ? { ...d, acknowledged: true } : d,
+        ),
+      };
+    case 'LeaseRenewed':
+      return state.lease
+        ? { ...base, lease: { ...state.lease, expiresAt: Date.parse(e.data.leaseExpiresAt) } }
+        : base;
+    case 'ApprovalRequested':
+      return {
+        ...base,
+        status: 'awaiting_approval',
+        operationId: e.data.operationId,
+        key: e.data.key,
+        fingerprint: e.data.fingerprint,
+        payload: e.data.payload,
+        createdAt: state.createdAt ?? e.data.at,
+      };
+    case 'OperationApproved':
+    case 'OperationRejected': {
+      const decision = e.type === 'OperationApproved' ? 'approved' : 'rejected';
+      return {
+        ...base,
+        status: decision,
+        approval: { decision, actor: e.data.actor, reason: e.data.reason, at: e.data.at },
+      };
+    }
+    case 'OperationReplayed':
+      return { ...base, status: 'released', retryable: null };
+    case 'RecoveryEvidenceSubmitted': {
+      const lastEvidence = { verdict: e.data.verdict, actor: e.data.actor, at: e.data.at };
+      if (e.data.verdict === 'found') {
+        return {
+          ...base,
+          status: 'confirmed',
+          lastEvidence,
+          confirmation: {
+            destinationRef: e.data.destinationRef,
+            outputs: null,
+            at: e.data.at,
+            attempt: e.data.attempt,
+            via: 'recovery',
+          },
+        };
+      }
+      if (e.data.verdict === 'not_found') return { ...base, status: 'released', lastEvidence };
+      return { ...base, lastEvidence };
+    }
+    case 'OperationSuperseded':
+      return {
+        ...base,
+        operationId: state.operationId ?? e.data.operationId,
+        key: state.key ?? e.data.key,
+        supersededBy: { revision: e.data.byRevision, operationId: e.data.byOperationId, at: e.data.at },
       };
     default:
       return state;

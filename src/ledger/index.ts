@@ -14,3 +14,6 @@ export * from './parse-operation-key.js';
 export * from './refusal.js';
 export * from './step-name.js';
 export * from './validation-issue.js';
+export * from './decide-operator.js';
+export * from './decide-recovery.js';
+export * from './decide.js';

@@ -4,7 +4,16 @@ import type { OperationKey } from './operation-key.js';
 
 /** Explicit states (API.md), plus `none` for a key never claimed. */
 export type OperationStatus =
-  'none' | 'in_progress' | 'confirmed' | 'failed' | 'released' | 'unknown' | 'abandoned';
+  | 'none'
+  | 'awaiting_approval'
+  | 'approved'
+  | 'rejected'
+  | 'in_progress'
+  | 'confirmed'
+  | 'failed'
+  | 'released'
+  | 'unknown'
+  | 'abandoned';
 
 /** A worker's lease. Times are epoch milliseconds on the server's clock. */
 export interface Lease {
@@ -31,7 +40,7 @@ export interface Confirmation {
   readonly outputs: JsonValue | null;
   readonly at: string;
   readonly attempt: number;
-  readonly via: 'worker' | 'late_confirmation' | 'operator';
+  readonly via: 'worker' | 'late_confirmation' | 'operator' | 'recovery';
 }
 
 /** The folded state of one operation's decision stream. */
@@ -50,6 +59,8 @@ export interface OperationState {
     readonly ref: string;
     readonly at: string;
     readonly attempt: number;
+    /** An operator confirmed the extra effect was cleaned up. */
+    readonly acknowledged: boolean;
   }[];
   readonly lastError: ReportedError | null;
   /** Set when status is `failed`. */
@@ -59,6 +70,25 @@ export interface OperationState {
     readonly resolution: Resolution;
     readonly actor: string;
     readonly reason: string;
+    readonly at: string;
+  } | null;
+  /** Operator decision on an approval-gated operation. */
+  readonly approval: {
+    readonly decision: 'approved' | 'rejected';
+    readonly actor: string;
+    readonly reason: string;
+    readonly at: string;
+  } | null;
+  /** Set once a newer revision of the subject was claimed. */
+  readonly supersededBy: {
+    readonly revision: number;
+    readonly operationId: string;
+    readonly at: string;
+  } | null;
+  /** The last recovery evidence submitted while Unknown. */
+  readonly lastEvidence: {
+    readonly verdict: 'found' | 'not_found' | 'inconclusive';
+    readonly actor: string;
     readonly at: string;
   } | null;
   readonly createdAt: string | null;
@@ -81,6 +111,9 @@ export const initialState: OperationState = Object.freeze({
   retryable: null,
   unknown: null,
   resolution: null,
+  approval: null,
+  supersededBy: null,
+  lastEvidence: null,
   createdAt: null,
   updatedAt: null,
 });

@@ -7,10 +7,12 @@ export interface ReplayedOutcome {
   readonly destinationRef: string | null;
   readonly outputs: JsonValue | null;
   readonly confirmedAt: string | null;
-  readonly confirmedVia: 'worker' | 'late_confirmation' | 'operator' | null;
+  readonly confirmedVia: 'worker' | 'late_confirmation' | 'operator' | 'recovery' | null;
   readonly error: ReportedError | null;
   readonly retryable: boolean | null;
   readonly resolution: { readonly actor: string; readonly reason: string; readonly at: string } | null;
+  /** Rejected operations: the operator's decision. */
+  readonly approval: { readonly decision: string; readonly actor: string; readonly reason: string } | null;
 }
 
 /** Builds the outcome of a terminal state (confirmed, final failure, abandoned). */
@@ -25,6 +27,9 @@ export function outcomeOf(state: OperationState): ReplayedOutcome {
     retryable: state.status === 'failed' ? state.retryable : null,
     resolution: state.resolution
       ? { actor: state.resolution.actor, reason: state.resolution.reason, at: state.resolution.at }
+      : null,
+    approval: state.approval
+      ? { decision: state.approval.decision, actor: state.approval.actor, reason: state.approval.reason }
       : null,
   };
 }

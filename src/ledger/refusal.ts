@@ -12,7 +12,14 @@ export type RefusalCode =
   | 'not-unknown'
   | 'not-in-progress'
   | 'step-not-started'
-  | 'not-found';
+  | 'not-found'
+  | 'awaiting-approval'
+  | 'superseded'
+  | 'not-awaiting-approval'
+  | 'not-final-failure'
+  | 'replay-not-allowed'
+  | 'no-duplicate-effect'
+  | 'operator-only-recovery';
 
 /** Why a command was refused, with what the caller needs to act on it. */
 export interface Refusal {
@@ -28,4 +35,6 @@ export interface Refusal {
   /** duplicate-effect: the recorded and the incoming destination references. */
   readonly recordedRef?: string | null;
   readonly incomingRef?: string;
+  /** superseded: the newer revision. */
+  readonly supersededBy?: number;
 }

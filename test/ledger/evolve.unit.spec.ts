@@ -75,6 +75,9 @@ describe('initial state and fold', () => {
       retryable: null,
       unknown: null,
       resolution: null,
+      approval: null,
+      supersededBy: null,
+      lastEvidence: null,
       createdAt: null,
       updatedAt: null,
     });
@@ -199,7 +202,7 @@ describe('evolve: every decision event', () => {
     const after = fold([...history.confirmed('INV-1'), duplicateEffect(1, at(7), 'INV-1', 'INV-2', 1)]);
     expect(after).toEqual({
       ...before,
-      duplicateEffects: [{ ref: 'INV-2', at: iso(at(7)), attempt: 1 }],
+      duplicateEffects: [{ ref: 'INV-2', at: iso(at(7)), attempt: 1, acknowledged: false }],
       updatedAt: iso(at(7)),
     });
   });
@@ -225,7 +228,7 @@ describe('evolve: every decision event', () => {
   it('an event type it does not know is ignored', () => {
     const s = fold(history.inProgress());
     expect(
-      evolve(s, { type: 'OperationSuperseded', data: { at: iso(at(9)) } } as unknown as LedgerEvent),
+      evolve(s, { type: 'SomethingNobodyKnows', data: { at: iso(at(9)) } } as unknown as LedgerEvent),
     ).toBe(s);
   });
 });
@@ -272,6 +275,7 @@ describe('evolve across attempts', () => {
       error: null,
       retryable: null,
       resolution: null,
+      approval: null,
     });
   });
 
@@ -301,6 +305,7 @@ describe('outcomeOf (what a duplicate claim is answered)', () => {
       error: ERROR,
       retryable: false,
       resolution: null,
+      approval: null,
     });
   });
 

@@ -14,6 +14,13 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
   'not-in-progress': 409,
   'step-not-started': 409,
   'not-found': 404,
+  'awaiting-approval': 409,
+  superseded: 409,
+  'not-awaiting-approval': 409,
+  'not-final-failure': 409,
+  'replay-not-allowed': 409,
+  'no-duplicate-effect': 409,
+  'operator-only-recovery': 409,
 };
 
 /**

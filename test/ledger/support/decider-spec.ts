@@ -16,9 +16,7 @@
  */
 import {
   DECISION_EVENT_TYPES,
-  decideClaim,
-  decideResolve,
-  decideWorkerCommand,
+  decide as decideAny,
   fold,
   type AuditEvent,
   type Decision,
@@ -39,16 +37,9 @@ export type DeepPartial<T> = T extends readonly (infer U)[]
 /** A decision of any decider; `result` is typed loosely so tests can match any answer. */
 export type AnyDecision = Decision<unknown>;
 
-/** Routes a command to its decider. */
+/** Routes a command to its decider (the domain's own dispatcher). */
 export function decide(command: LedgerCommand, state: OperationState): AnyDecision {
-  switch (command.type) {
-    case 'ClaimOperation':
-      return decideClaim(command, state);
-    case 'ResolveOperation':
-      return decideResolve(command, state);
-    default:
-      return decideWorkerCommand(command, state);
-  }
+  return decideAny(command, state);
 }
 
 const AUDIT_TYPES = new Set<AuditEvent['type']>(['DuplicateClaimPrevented', 'PayloadConflictDetected']);
@@ -78,6 +69,13 @@ export function assertRefusalIsReadOnly(
   const all: LedgerEvent[] = [...decision.events, ...decision.audit];
   expect(all.map((e) => e.type)).not.toContain('OperationClaimed');
   expect(after.attempt).toBe(before.attempt);
+  if (decision.events.some((e) => e.type === 'ApprovalRequested')) {
+    // The third documented exception: a first claim under an approval policy records its intent.
+    expect(before.status).toBe('none');
+    expect(after.status).toBe('awaiting_approval');
+    expect(after.lease).toBeNull();
+    return;
+  }
   expect(after.fingerprint).toBe(before.fingerprint);
   expect(after.payload).toEqual(before.payload);
   expect(after.steps).toEqual(before.steps);
@@ -186,7 +184,9 @@ function checkEveryDecision(command: LedgerCommand, before: OperationState, deci
   for (const e of decision.audit) {
     if (!AUDIT_TYPES.has(e.type)) throw new Error(`${e.type} is not an audit-stream event`);
   }
-  const expectedId = before.operationId ?? (command.type === 'ClaimOperation' ? command.operationId : null);
+  const expectedId =
+    before.operationId ??
+    (command.type === 'ClaimOperation' || command.type === 'SupersedeRevision' ? command.operationId : null);
   for (const e of [...decision.events, ...decision.audit]) {
     expect(e.data.at).toBe(new Date(command.now).toISOString());
     expect(e.data.tenant).toBe(e.data.key.tenant);
