@@ -39,7 +39,6 @@ export default tseslint.config(
               ],
               message: 'src/ledger is pure: no framework, storage or I/O',
             },
-            { group: ['../*'], message: 'src/ledger imports only itself' },
           ],
         },
       ],

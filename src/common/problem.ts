@@ -49,6 +49,7 @@ const TITLES: Record<string, string> = {
   'replay-not-allowed': "The action's policy forbids replay",
   'no-duplicate-effect': 'There is no unacknowledged duplicate effect',
   'operator-only-recovery': "The action's policy routes recovery to operators only",
+  'retention-expired': "The operation's record was compacted after its retention",
 };
 
 /** Builds a problem document for `code`; `extra` adds extension members (RFC 9457 §3.2). */

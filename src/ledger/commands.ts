@@ -145,6 +145,13 @@ export interface SupersedeRevision extends At {
   readonly byOperationId: string;
 }
 
+/** Retention job: compact a finished operation whose retention ended into a tombstone. */
+export interface ArchiveOperation extends At {
+  readonly type: 'ArchiveOperation';
+  readonly retentionMs: number;
+  readonly afterRetention: 'tombstone' | 'refuse';
+}
+
 export type LedgerCommand =
   | ClaimOperation
   | WorkerCommand
@@ -152,7 +159,8 @@ export type LedgerCommand =
   | OperatorCommand
   | SubmitEvidence
   | SweepExpiredLease
-  | SupersedeRevision;
+  | SupersedeRevision
+  | ArchiveOperation;
 
 /** Shortest lease a claim may ask for, ms. */
 export const MIN_LEASE_MS = 1_000;

@@ -113,6 +113,17 @@ export function decideClaim(cmd: ClaimOperation, state: OperationState): Decisio
       [duplicate(cmd, state, 'superseded')],
     );
   }
+  if (state.archived?.afterRetention === 'refuse') {
+    return refuse(
+      {
+        code: 'retention-expired',
+        message: `the record of this operation was compacted after its retention (${state.archived.at}); the policy refuses repeats`,
+        state: state.status,
+      },
+      [],
+      [duplicate(cmd, state, 'retention_expired')],
+    );
+  }
   if (state.status === 'none') {
     return cmd.policy?.requireApproval ? requestApproval(cmd) : acquire(cmd, state, 'first');
   }

@@ -1,4 +1,5 @@
 import type { LedgerCommand } from './commands.js';
+import { decideArchive } from './decide-archive.js';
 import { decideClaim } from './decide-claim.js';
 import { decideOperatorCommand } from './decide-operator.js';
 import { decideEvidence, decideSupersede, decideSweep } from './decide-recovery.js';
@@ -25,6 +26,8 @@ export function decide(command: LedgerCommand, state: OperationState): Decision<
       return decideSweep(command, state);
     case 'SupersedeRevision':
       return decideSupersede(command, state);
+    case 'ArchiveOperation':
+      return decideArchive(command, state);
     default:
       return decideWorkerCommand(command, state);
   }

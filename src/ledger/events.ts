@@ -178,7 +178,7 @@ export type DuplicateEffectDetected = Event<
 
 /** What a refused or replayed duplicate claim was answered (audit stream). */
 export type DuplicateAnswer =
-  'replayed' | 'in_progress' | 'awaiting_recovery' | 'awaiting_approval' | 'superseded';
+  'replayed' | 'in_progress' | 'awaiting_recovery' | 'awaiting_approval' | 'superseded' | 'retention_expired';
 
 export type DuplicateClaimPrevented = Event<
   'DuplicateClaimPrevented',
@@ -200,6 +200,37 @@ export type PayloadConflictDetected = Event<
   }
 >;
 
+/** The part of an operation's state kept by its retention tombstone. */
+export interface ArchivedSnapshot {
+  readonly status: 'confirmed' | 'failed' | 'abandoned' | 'rejected';
+  readonly fingerprint: string | null;
+  readonly confirmation: {
+    readonly destinationRef: string | null;
+    readonly outputs: JsonValue | null;
+    readonly at: string;
+    readonly attempt: number;
+    readonly via: 'worker' | 'late_confirmation' | 'operator' | 'recovery';
+  } | null;
+  readonly lastError: ReportedError | null;
+  readonly retryable: boolean | null;
+  readonly createdAt: string | null;
+  readonly updatedAt: string | null;
+}
+
+/**
+ * Retention tombstone: the operation's history before this event is compacted away (truncated);
+ * the tombstone keeps key, fingerprint and outcome so a repeat is still answered from the record
+ * (`tombstone`) or refused (`refuse`), never treated as a new first claim.
+ */
+export type OperationArchived = Event<
+  'OperationArchived',
+  EventBase & {
+    readonly snapshot: ArchivedSnapshot;
+    readonly retentionMs: number;
+    readonly afterRetention: 'tombstone' | 'refuse';
+  }
+>;
+
 /** Events of the decision stream `operation-<key>`. */
 export type DecisionEvent =
   | OperationClaimed
@@ -218,7 +249,8 @@ export type DecisionEvent =
   | OperationReplayed
   | DuplicateEffectAcknowledged
   | RecoveryEvidenceSubmitted
-  | OperationSuperseded;
+  | OperationSuperseded
+  | OperationArchived;
 
 /** Events of the companion audit stream `audit-operation-<key>` (appended with `any`). */
 export type AuditEvent = DuplicateClaimPrevented | PayloadConflictDetected;
@@ -244,4 +276,5 @@ export const DECISION_EVENT_TYPES: ReadonlySet<string> = new Set<DecisionEvent['
   'DuplicateEffectAcknowledged',
   'RecoveryEvidenceSubmitted',
   'OperationSuperseded',
+  'OperationArchived',
 ]);

@@ -176,6 +176,19 @@ export function evolve(state: OperationState, event: LedgerEvent): OperationStat
       if (e.data.verdict === 'not_found') return { ...base, status: 'released', lastEvidence };
       return { ...base, lastEvidence };
     }
+    case 'OperationArchived': {
+      const snap = e.data.snapshot;
+      return {
+        ...initialState,
+        ...snap,
+        operationId: e.data.operationId,
+        key: e.data.key,
+        attempt: e.data.attempt,
+        supersededBy: state.supersededBy,
+        archived: { at: e.data.at, afterRetention: e.data.afterRetention },
+        updatedAt: snap.updatedAt,
+      };
+    }
     case 'OperationSuperseded':
       return {
         ...base,

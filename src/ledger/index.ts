@@ -17,3 +17,5 @@ export * from './validation-issue.js';
 export * from './decide-operator.js';
 export * from './decide-recovery.js';
 export * from './decide.js';
+export * from './policy/index.js';
+export * from './decide-archive.js';

@@ -91,6 +91,8 @@ export interface OperationState {
     readonly actor: string;
     readonly at: string;
   } | null;
+  /** Set when retention compacted the history into a tombstone. */
+  readonly archived: { readonly at: string; readonly afterRetention: 'tombstone' | 'refuse' } | null;
   readonly createdAt: string | null;
   readonly updatedAt: string | null;
 }
@@ -114,6 +116,7 @@ export const initialState: OperationState = Object.freeze({
   approval: null,
   supersededBy: null,
   lastEvidence: null,
+  archived: null,
   createdAt: null,
   updatedAt: null,
 });

@@ -19,7 +19,8 @@ export type RefusalCode =
   | 'not-final-failure'
   | 'replay-not-allowed'
   | 'no-duplicate-effect'
-  | 'operator-only-recovery';
+  | 'operator-only-recovery'
+  | 'retention-expired';
 
 /** Why a command was refused, with what the caller needs to act on it. */
 export interface Refusal {

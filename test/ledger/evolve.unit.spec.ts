@@ -78,6 +78,7 @@ describe('initial state and fold', () => {
       approval: null,
       supersededBy: null,
       lastEvidence: null,
+      archived: null,
       createdAt: null,
       updatedAt: null,
     });

@@ -21,6 +21,7 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
   'replay-not-allowed': 409,
   'no-duplicate-effect': 409,
   'operator-only-recovery': 409,
+  'retention-expired': 410,
 };
 
 /**

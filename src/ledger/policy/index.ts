@@ -1,0 +1,2 @@
+export * from './action-policy.js';
+export * from './fingerprint-input.js';
