@@ -105,8 +105,26 @@ export interface EventStore {
    */
   readAll(after: bigint, limit: number): Promise<RecordedEvent[]>;
 
+  /**
+   * Deletes the stream's events with a stream position below `revision` (retention compaction,
+   * EventStoreDB's `$tb` "truncate before"). The stream's revision is unchanged, so later appends
+   * with an expected revision work as before. Readers of the stream see only what is left.
+   * @returns the number of events removed (where the store can tell; else -1n).
+   */
+  truncateBefore(streamName: string, revision: bigint): Promise<bigint>;
+
   /** The stream created with `options.streamId` = `streamId`, or null. */
   findStreamName(streamId: string): Promise<string | null>;
+
+  /**
+   * Optional wake-up hook for catch-up readers (projectors): calls `listener` soon after events
+   * were appended — by this process, and by other processes where the store can tell (PostgreSQL:
+   * LISTEN/NOTIFY; EventStoreDB: a subscription). A hint, never data, and it may be lost: readers
+   * still follow {@link readAll} from their checkpoint and keep a fallback poll. `listener` must
+   * not throw. Stores without it are polled.
+   * @returns a function that ends this subscription (idempotent).
+   */
+  subscribeToAppends?(listener: () => void): () => void;
 
   /** Releases connections. Idempotent. */
   close(): Promise<void>;

@@ -31,6 +31,27 @@ export interface EventStoreFixture {
 export interface EventStoreContractOptions {
   /** Timeout of the factory call (default 30 s: PGlite takes ~2 s to start). */
   readonly setupTimeoutMs?: number;
+  /**
+   * Genuine, documented properties of a store that differ from the SQL stores; every other
+   * assertion stays the same. EventStoreDB (docs "Appending events", "Idempotence", "Deleting
+   * events") has all four. Default: none.
+   */
+  readonly differences?: StoreDifferences;
+}
+
+/** See {@link EventStoreContractOptions.differences}. */
+export interface StoreDifferences {
+  /** A wrong expected version carries only the actual revision: `currentEvents` is undefined. */
+  readonly noCurrentEvents?: boolean;
+  /** A repeat is acknowledged exactly like the first append: `deduplicated` is always false. */
+  readonly noDedupeFlag?: boolean;
+  /**
+   * Event ids are an idempotency key per stream, checked best effort under `any`: an id reused in
+   * another stream, or a first id the stream has not seen, makes a new append.
+   */
+  readonly perStreamEventIds?: boolean;
+  /** Truncated events leave `readAll` only when the store compacts its log (a scavenge). */
+  readonly readAllKeepsTruncatedEvents?: boolean;
 }
 
 /**
@@ -47,6 +68,14 @@ export function describeEventStoreContract(
     let fixture: EventStoreFixture;
     let store: EventStore;
     const setupTimeout = options.setupTimeoutMs ?? 30_000;
+    const differences = options.differences ?? {};
+    /** `currentEvents` of a refused append: `expected` ids, or undefined where the store has none. */
+    const expectCurrentEvents = (error: WrongExpectedVersionError, expected: readonly { id: string }[]) =>
+      differences.noCurrentEvents
+        ? expect(error.currentEvents).toBeUndefined()
+        : expect(ids(error.currentEvents ?? [])).toEqual(ids(expected));
+    /** The `deduplicated` flag of a repeated append. */
+    const repeatFlag = !differences.noDedupeFlag;
 
     beforeAll(async () => {
       fixture = await factory();
@@ -114,8 +143,10 @@ export function describeEventStoreContract(
         expect(wrong.streamName).toBe(stream);
         expect(wrong.expected).toBe(NO_STREAM);
         expect(wrong.actual).toBe(1n);
-        expect(ids(wrong.currentEvents ?? [])).toEqual(ids(first));
-        expect(wrong.currentEvents?.map((event) => event.streamPosition)).toEqual([0n, 1n]);
+        expectCurrentEvents(wrong, first);
+        if (!differences.noCurrentEvents) {
+          expect(wrong.currentEvents?.map((event) => event.streamPosition)).toEqual([0n, 1n]);
+        }
         expect(await stored(stream)).toBe(2);
       });
 
@@ -131,7 +162,9 @@ export function describeEventStoreContract(
           expect(error).toBeInstanceOf(WrongExpectedVersionError);
           expect((error as WrongExpectedVersionError).expected).toBe(expected);
           expect((error as WrongExpectedVersionError).actual).toBe(2n);
-          expect((error as WrongExpectedVersionError).currentEvents).toHaveLength(3);
+          const { currentEvents } = error as WrongExpectedVersionError;
+          if (differences.noCurrentEvents) expect(currentEvents).toBeUndefined();
+          else expect(currentEvents).toHaveLength(3);
         }
         expect(await stored(stream)).toBe(3);
         expect((await store.read(stream)).map((event) => event.streamPosition)).toEqual([0n, 1n, 2n]);
@@ -176,7 +209,7 @@ export function describeEventStoreContract(
           const wrong = s.reason as WrongExpectedVersionError;
           expect(wrong.expected).toBe(0n);
           expect(wrong.actual).toBe(2n);
-          expect(ids(wrong.currentEvents ?? [])).toEqual([...ids(initial), ...ids(winner)]);
+          expectCurrentEvents(wrong, [...initial, ...winner]);
         }
         expect(ids(await store.read(stream))).toEqual([...ids(initial), ...ids(winner)]);
         expect(await stored(stream)).toBe(3);
@@ -232,7 +265,7 @@ export function describeEventStoreContract(
 
         const retry = await store.append(stream, events, NO_STREAM);
 
-        expect(retry).toEqual({ ...first, deduplicated: true });
+        expect(retry).toEqual({ ...first, deduplicated: repeatFlag });
         expect(await stored(stream)).toBe(3);
       });
 
@@ -248,7 +281,7 @@ export function describeEventStoreContract(
 
         const read = await store.read(stream);
         expect(ids(read)).toEqual([...ids(claim), ...ids(later)]);
-        expect(retry.deduplicated).toBe(true);
+        expect(retry.deduplicated).toBe(repeatFlag);
         expect(retry.nextExpectedRevision).toBe(1n);
         expect(retry.firstGlobalPosition).toBe(read[0]!.globalPosition);
         expect(retry.lastGlobalPosition).toBe(read[1]!.globalPosition);
@@ -262,12 +295,12 @@ export function describeEventStoreContract(
         const created = await Promise.all(
           Array.from({ length: 10 }, () => store.append(stream, claim, NO_STREAM)),
         );
-        expect(created.filter((r) => !r.deduplicated)).toHaveLength(1);
+        expect(created.filter((r) => !r.deduplicated)).toHaveLength(repeatFlag ? 1 : 10);
         expect(new Set(created.map((r) => r.firstGlobalPosition)).size).toBe(1);
 
         const more = newEvents(2);
         const appended = await Promise.all(Array.from({ length: 10 }, () => store.append(stream, more, ANY)));
-        expect(appended.filter((r) => !r.deduplicated)).toHaveLength(1);
+        expect(appended.filter((r) => !r.deduplicated)).toHaveLength(repeatFlag ? 1 : 10);
         expect(new Set(appended.map((r) => r.nextExpectedRevision))).toEqual(new Set([3n]));
 
         expect(ids(await store.read(stream))).toEqual([...ids(claim), ...ids(more)]);
@@ -280,6 +313,23 @@ export function describeEventStoreContract(
         const [a, b] = newEvents(2);
         const [c] = newEvents(1);
         await store.append(stream, [a!, b!], NO_STREAM);
+        if (differences.perStreamEventIds) {
+          // Ids are an idempotency key per stream, best effort under `any` (EventStoreDB "Idempotence").
+          for (const events of [
+            [a!, c!],
+            [b!, a!],
+            [c!, c!],
+          ]) {
+            expect(await rejectionOf(store.append(stream, events, ANY))).toBeInstanceOf(EventIdConflictError);
+          }
+          expect(ids(await store.read(stream))).toEqual(ids([a!, b!]));
+          expect(await stored(stream)).toBe(2);
+          await store.append(other, [a!], ANY); // an id of another stream: a new event there
+          expect(await stored(other)).toBe(1);
+          await store.append(stream, [c!, b!], ANY); // a first id the stream has not seen: a new append
+          expect(ids(await store.read(stream))).toEqual(ids([a!, b!, c!, b!]));
+          return;
+        }
 
         const attempts = [
           store.append(stream, [a!, c!], ANY), // partial overlap, known id first
@@ -388,7 +438,7 @@ export function describeEventStoreContract(
         expect(existingFail.error.streamName).toBe(existing);
         expect(existingFail.error.expected).toBe(NO_STREAM);
         expect(existingFail.error.actual).toBe(0n);
-        expect(ids(existingFail.error.currentEvents ?? [])).toEqual([e0!.id]);
+        expectCurrentEvents(existingFail.error, [e0!]);
         expect(missingFail.error.actual).toBe(NO_STREAM);
 
         expect(ids(await store.read(fresh))).toEqual(ids(freshEvents));
@@ -401,7 +451,7 @@ export function describeEventStoreContract(
         const retried = await store.appendBatch([
           { streamName: fresh, events: freshEvents, expectedRevision: ANY },
         ]);
-        expect(retried[0]).toMatchObject({ ok: true, deduplicated: true });
+        expect(retried[0]).toMatchObject({ ok: true, deduplicated: repeatFlag });
         expect(await stored(fresh)).toBe(2);
         expect(await store.appendBatch([])).toEqual([]);
       });
@@ -425,6 +475,34 @@ export function describeEventStoreContract(
           expect((await store.read(stream)).map((e) => e.streamPosition)).toEqual(
             Array.from({ length: 10 }, (_, n) => BigInt(n)),
           );
+        }
+      });
+    });
+
+    describe('truncate before (retention compaction)', () => {
+      it('removes events below a revision, keeps the revision counter, and appends go on', async () => {
+        const stream = streamName('truncate');
+        const events = newEvents(5);
+        await store.append(stream, events, NO_STREAM);
+        const before = await store.readAll(-1n, 1_000_000);
+        const deleted = await store.truncateBefore(stream, 3n);
+        expect(deleted === 3n || deleted === -1n).toBe(true);
+        const left = await store.read(stream);
+        expect(left.map((e) => e.streamPosition)).toEqual([3n, 4n]);
+        expect(left.map((e) => e.id)).toEqual([events[3]!.id, events[4]!.id]);
+        await expect(store.append(stream, newEvents(1), 1n)).rejects.toBeInstanceOf(
+          WrongExpectedVersionError,
+        );
+        const next = await store.append(stream, newEvents(1), 4n);
+        expect(next.nextExpectedRevision).toBe(5n);
+        const after = await store.readAll(-1n, 1_000_000);
+        const removed = new Set(events.slice(0, 3).map((e) => e.id));
+        if (differences.readAllKeepsTruncatedEvents) {
+          expect(after.filter((e) => removed.has(e.id))).toHaveLength(3);
+          expect(after.length).toBe(before.length + 1);
+        } else {
+          expect(after.some((e) => removed.has(e.id))).toBe(false);
+          expect(after.length).toBe(before.length - 3 + 1);
         }
       });
     });

@@ -4,6 +4,8 @@ import type { Migration } from './migration.js';
 import { eventTablesMigration } from './migrations/0001-event-tables.js';
 import { readFunctionsMigration } from './migrations/0002-read-functions.js';
 import { appendFunctionsMigration } from './migrations/0003-append-functions.js';
+import { appendNotificationsMigration } from './migrations/0004-append-notifications.js';
+import { truncateBeforeMigration } from './migrations/0005-truncate-before.js';
 
 /**
  * The event store schema, shared verbatim by the PostgreSQL and PGlite adapters, in apply order.
@@ -14,6 +16,8 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
   eventTablesMigration,
   readFunctionsMigration,
   appendFunctionsMigration,
+  appendNotificationsMigration,
+  truncateBeforeMigration,
 ];
 
 /**
