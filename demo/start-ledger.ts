@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONFIG } from '../src/config/ledger-config.js';
 import { createLedgerApp } from '../src/create-ledger-app.js';
+import { createAppApiKey } from '../src/auth/create-app-api-key.js';
+import { RECOVERY_ACTOR } from './recovery.js';
 
 /**
  * The ONE place where the demo touches the ledger server's code. Everything else in demo/ talks
@@ -37,5 +39,15 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Run
   // Bind to 127.0.0.1 (app.getUrl() would answer http://[::1]:<port> when bound to ::).
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  // One key for the demo's workers and its recovery bot (the actor recorded on resolutions).
+  const { token } = await createAppApiKey(app, {
+    tenant: '*',
+    roles: ['worker', 'operator', 'auditor'],
+    name: RECOVERY_ACTOR,
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    headers: { authorization: `Bearer ${token}` },
+    close: () => app.close(),
+  };
 }

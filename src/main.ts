@@ -1,8 +1,16 @@
 import { Logger } from '@nestjs/common';
+import { announceBootstrap } from './auth/announce-bootstrap.js';
+import { bootstrapAdminKey } from './auth/bootstrap-admin-key.js';
+import type { SqlExecutor } from './event-store/sql-executor.js';
+import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
 import { ConfigError, loadConfig } from './config/ledger-config.js';
 import { createLedgerApp } from './create-ledger-app.js';
 
-/** Starts the ledger from environment configuration (README "Configuration"). */
+/**
+ * Starts the ledger from environment configuration (README "Configuration"). With auth enabled,
+ * the first run creates an admin key and prints it once, or installs LEDGER_ADMIN_TOKEN
+ * (docs/security.md); with LEDGER_AUTH=disabled it warns loudly and listens on loopback only.
+ */
 async function main(): Promise<void> {
   const logger = new Logger('Ledger');
   let config;
@@ -17,6 +25,9 @@ async function main(): Promise<void> {
   }
   const app = await createLedgerApp(config);
   app.enableShutdownHooks();
+  if (config.auth === 'enabled') {
+    announceBootstrap(await bootstrapAdminKey(app.get<SqlExecutor>(SQL_EXECUTOR), config), logger);
+  }
   await app.listen(config.port, config.host);
   const where = config.store === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
   logger.log(`listening on http://${config.host}:${config.port} (store: ${where}); API docs at /docs`);

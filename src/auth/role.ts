@@ -8,3 +8,8 @@
 export type Role = 'worker' | 'operator' | 'auditor' | 'admin';
 
 export const ROLES: readonly Role[] = ['worker', 'operator', 'auditor', 'admin'];
+
+/** Whether `value` is one of {@link ROLES}. */
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}

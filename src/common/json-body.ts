@@ -32,7 +32,7 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
  * cannot carry exactly (e.g. 12345678901234567890, or more digits than round-trip) is refused
  * rather than rounded, and duplicate member names are refused rather than last-wins
  * (RFC 8259 §4 leaves both to the implementation; DESIGN.md forbids silent alteration).
- * @throws ProblemException 400 `invalid-json`.
+ * @throws ProblemException 400 `invalid-json`, or 400 `validation` (nested too deep).
  */
 export function parseExactJson(text: string): unknown {
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {

@@ -19,6 +19,9 @@ function fromHttpException(err: HttpException): ProblemDetails {
   const message = typeof res === 'string' ? res : ((res as { message?: unknown }).message ?? err.message);
   const detail = Array.isArray(message) ? message.join('; ') : String(message);
   if (status === 404) return problem('not-found', 404, detail);
+  if (status === 401) return problem('unauthenticated', 401, detail);
+  if (status === 403) return problem('forbidden', 403, detail);
+  if (status === 429) return problem('rate-limited', 429, detail);
   if (status === 413) return problem('payload-too-large', 413, detail);
   if (status === 415) return problem('unsupported-media-type', 415, detail);
   if (status === 400) return problem('validation', 400, detail);

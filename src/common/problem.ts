@@ -49,6 +49,7 @@ const TITLES: Record<string, string> = {
   'replay-not-allowed': "The action's policy forbids replay",
   'no-duplicate-effect': 'There is no unacknowledged duplicate effect',
   'operator-only-recovery': "The action's policy routes recovery to operators only",
+  'policy-version-conflict': 'The policy was changed concurrently',
   'retention-expired': "The operation's record was compacted after its retention",
 };
 

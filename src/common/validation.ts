@@ -1,6 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { problem } from './problem.js';
 import { ProblemException } from './problem.exception.js';
+import { unstorableStrings } from './unstorable-strings.js';
 
 /** One field-level problem as listed in problem+json `errors[]`. */
 export interface FieldError {
@@ -33,7 +34,27 @@ export function validationProblem(errors: readonly FieldError[]): ProblemExcepti
   return new ProblemException(problem(code, 400, detail, { errors }));
 }
 
-/** A ValidationPipe that first insists a DTO body is a JSON object. */
+/**
+ * A DTO class with this static flag set validates the items of its body one by one (a batch:
+ * one bad item must get its own answer), so the pipe leaves their storability to it.
+ */
+export interface ValidatesItemsSeparately {
+  readonly validatesItemsSeparately?: boolean;
+}
+
+/**
+ * Refuses strings the database cannot store (U+0000, unpaired surrogates) in a parsed body.
+ * @throws ProblemException 400 `invalid-key` (all in the key) / `validation`, naming the fields.
+ */
+export function assertStorable(body: unknown, prefix = ''): void {
+  const issues = unstorableStrings(body, prefix);
+  if (issues.length > 0) throw validationProblem(issues);
+}
+
+/**
+ * A ValidationPipe that first insists a DTO body is a JSON object, and after class-validator
+ * refuses strings the database cannot store ({@link assertStorable}).
+ */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const isDto =
@@ -41,7 +62,10 @@ class BodyValidationPipe extends ValidationPipe {
     if (isDto && (typeof value !== 'object' || value === null || Array.isArray(value))) {
       throw validationProblem([{ field: 'body', message: 'the request body must be a JSON object' }]);
     }
-    return super.transform(value, metadata);
+    const dto = await super.transform(value, metadata);
+    if (isDto && !(metadata.metatype as ValidatesItemsSeparately).validatesItemsSeparately)
+      assertStorable(value);
+    return dto;
   }
 }
 

@@ -1,16 +1,32 @@
 import { resolve } from 'node:path';
+import { eventStoreConnectionStringProblem } from './eventstore-connection-string.js';
 
-/** Where events are stored. `pglite` is the embedded default; `postgres` a PostgreSQL server. */
-export type StoreKind = 'pglite' | 'postgres';
-export const STORE_KINDS: readonly StoreKind[] = ['pglite', 'postgres'];
+/**
+ * Where events are stored. `pglite` is the embedded default; `postgres` a PostgreSQL server;
+ * `eventstoredb` an EventStoreDB node or cluster (read models and keys then stay in SQL).
+ */
+export type StoreKind = 'pglite' | 'postgres' | 'eventstoredb';
+export const STORE_KINDS: readonly StoreKind[] = ['pglite', 'postgres', 'eventstoredb'];
+
+/** Whether requests need an API key. `disabled` must be chosen explicitly (LEDGER_AUTH=disabled). */
+export type AuthMode = 'enabled' | 'disabled';
+export const AUTH_MODES: readonly AuthMode[] = ['enabled', 'disabled'];
+
+/** Host names that only accept connections from this machine. */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];
 
 /** Typed, validated configuration of one ledger process. Sizes in bytes, durations in ms. */
 export interface LedgerConfig {
   readonly store: StoreKind;
-  /** PGlite data directory (`pglite`); `memory://` keeps it in memory. */
+  /**
+   * PGlite data directory (`pglite`; `eventstoredb` without DATABASE_URL keeps its read models
+   * there); `memory://` keeps it in memory.
+   */
   readonly dataDir: string;
-  /** PostgreSQL connection string (`postgres`). */
+  /** PostgreSQL connection string (`postgres`; `eventstoredb`: the read models' database, optional). */
   readonly databaseUrl: string | null;
+  /** EventStoreDB connection string (`eventstoredb` only, else null), e.g. `esdb://host:2113?tls=false`. */
+  readonly eventStoreConnectionString: string | null;
   /** pg pool size (`postgres`). */
   readonly poolSize: number;
   readonly host: string;
@@ -26,6 +42,31 @@ export interface LedgerConfig {
   readonly maxConcurrencyRetries: number;
   /** Store call timeout, ms (statement_timeout on PostgreSQL). */
   readonly storeTimeoutMs: number;
+  /** API key authentication; `disabled` only binds to loopback (src/auth). */
+  readonly auth: AuthMode;
+  /** A token `olk_<id>_<secret>` to install as the admin `*` key at start-up (LEDGER_ADMIN_TOKEN). */
+  readonly adminToken: string | null;
+  /** Requests one API key may make per {@link rateLimitWindowMs}; 0 turns rate limiting off. */
+  readonly rateLimitPerKey: number;
+  /** Window of the per-key rate limit, ms. */
+  readonly rateLimitWindowMs: number;
+  /** Open SSE subscriptions one API key may hold at once. */
+  readonly maxSsePerKey: number;
+  /**
+   * How long a verified key stays cached in memory, ms (0: look it up on every request). A key
+   * revoked by another process (CLI, another replica) is refused at the latest after this.
+   */
+  readonly authCacheMs: number;
+  /** Run the projectors in this process (`LEDGER_PROJECTOR=off`: serve read models only). */
+  readonly projector: boolean;
+  /** Events per projector batch (= per read-model transaction). */
+  readonly projectorBatchSize: number;
+  /** Fallback poll of a live projector when no append wake-up arrives, ms. */
+  readonly projectorPollMs: number;
+  /** How often a standby instance tries to take over a read model's lock, ms. */
+  readonly projectorLockPollMs: number;
+  /** How long live-subscription changes are kept for resuming (Last-Event-ID), ms. */
+  readonly projectionChangeRetentionMs: number;
 }
 
 /** A configuration value was missing or malformed; the message names the variable. */
@@ -37,6 +78,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   store: 'pglite',
   dataDir: './data',
   databaseUrl: null,
+  eventStoreConnectionString: null,
   poolSize: 20,
   host: '127.0.0.1',
   port: 3000,
@@ -45,6 +87,17 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   maxPayloadBytes: 256 * 1024,
   maxConcurrencyRetries: 8,
   storeTimeoutMs: 10_000,
+  auth: 'enabled',
+  adminToken: null,
+  rateLimitPerKey: 2000,
+  rateLimitWindowMs: 1000,
+  maxSsePerKey: 10,
+  authCacheMs: 5000,
+  projector: true,
+  projectorBatchSize: 500,
+  projectorPollMs: 1000,
+  projectorLockPollMs: 2000,
+  projectionChangeRetentionMs: 24 * 3600_000,
 };
 
 function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -58,10 +111,17 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
 
 /**
  * Reads the configuration from environment variables (README "Configuration"):
- * LEDGER_STORE (pglite|postgres, default pglite), LEDGER_DATA_DIR (default ./data),
- * DATABASE_URL (required for postgres), LEDGER_POOL_SIZE, HOST (default 127.0.0.1), PORT (3000),
+ * LEDGER_STORE (pglite|postgres|eventstoredb, default pglite), LEDGER_DATA_DIR (default ./data),
+ * DATABASE_URL (required for postgres; with eventstoredb the read models' PostgreSQL, else PGlite
+ * in LEDGER_DATA_DIR), EVENTSTORE_CONNECTION_STRING (required for eventstoredb; docs/eventstoredb.md),
+ * LEDGER_POOL_SIZE, HOST (default 127.0.0.1), PORT (3000),
  * LEDGER_MAX_BODY_BYTES, LEDGER_MAX_BATCH_BODY_BYTES, LEDGER_MAX_PAYLOAD_BYTES,
- * LEDGER_MAX_CONCURRENCY_RETRIES, LEDGER_STORE_TIMEOUT_MS.
+ * LEDGER_MAX_CONCURRENCY_RETRIES, LEDGER_STORE_TIMEOUT_MS; security (docs/security.md):
+ * LEDGER_AUTH (enabled|disabled; disabled requires a loopback HOST), LEDGER_ADMIN_TOKEN,
+ * LEDGER_RATE_LIMIT (requests per key and window, 0 = off), LEDGER_RATE_LIMIT_WINDOW_MS,
+ * LEDGER_MAX_SSE_PER_KEY, LEDGER_AUTH_CACHE_MS; projections: LEDGER_PROJECTOR (on|off, default on),
+ * LEDGER_PROJECTOR_BATCH_SIZE (500), LEDGER_PROJECTOR_POLL_MS (1000),
+ * LEDGER_PROJECTOR_LOCK_POLL_MS (2000), LEDGER_PROJECTION_CHANGE_RETENTION_MS (24 h).
  * @throws ConfigError naming the variable at fault.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
@@ -76,13 +136,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const eventStoreConnectionString =
+    store === 'eventstoredb' ? env.EVENTSTORE_CONNECTION_STRING?.trim() || null : null;
+  if (store === 'eventstoredb') {
+    if (!eventStoreConnectionString) {
+      throw new ConfigError(
+        'EVENTSTORE_CONNECTION_STRING is required when LEDGER_STORE=eventstoredb (e.g. esdb://localhost:2113?tls=false)',
+      );
+    }
+    const problem = eventStoreConnectionStringProblem(eventStoreConnectionString);
+    if (problem) throw new ConfigError(`EVENTSTORE_CONNECTION_STRING ${problem}`);
+  }
   const dataDir = env.LEDGER_DATA_DIR?.trim() || DEFAULT_CONFIG.dataDir;
+  const host = env.HOST?.trim() || DEFAULT_CONFIG.host;
+  const auth = (env.LEDGER_AUTH?.trim() || DEFAULT_CONFIG.auth) as AuthMode;
+  if (!AUTH_MODES.includes(auth)) {
+    throw new ConfigError(`LEDGER_AUTH must be one of ${AUTH_MODES.join(', ')}, got "${auth}"`);
+  }
+  if (auth === 'disabled' && !LOOPBACK_HOSTS.includes(host)) {
+    throw new ConfigError(
+      `LEDGER_AUTH=disabled binds to loopback only: HOST must be one of ${LOOPBACK_HOSTS.join(', ')}, got "${host}"`,
+    );
+  }
+  const adminToken = env.LEDGER_ADMIN_TOKEN?.trim() || null;
+  if (adminToken && !/^olk_[0-9a-f]{24}_[A-Za-z0-9_-]{43,128}$/.test(adminToken)) {
+    throw new ConfigError(
+      'LEDGER_ADMIN_TOKEN must look like olk_<24 hex>_<43+ base64url> (make one with `npm run keys -- token`)',
+    );
+  }
   return {
     store,
     dataDir: dataDir.startsWith('memory://') ? dataDir : resolve(dataDir),
     databaseUrl,
+    eventStoreConnectionString,
     poolSize: intVar(env, 'LEDGER_POOL_SIZE', DEFAULT_CONFIG.poolSize, 1, 1000),
-    host: env.HOST?.trim() || DEFAULT_CONFIG.host,
+    host,
     port: intVar(env, 'PORT', DEFAULT_CONFIG.port, 0, 65535),
     maxBodyBytes: intVar(env, 'LEDGER_MAX_BODY_BYTES', DEFAULT_CONFIG.maxBodyBytes, 1024, 1 << 30),
     maxBatchBodyBytes: intVar(
@@ -101,5 +189,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
       100,
     ),
     storeTimeoutMs: intVar(env, 'LEDGER_STORE_TIMEOUT_MS', DEFAULT_CONFIG.storeTimeoutMs, 100, 600_000),
+    auth,
+    adminToken,
+    rateLimitPerKey: intVar(env, 'LEDGER_RATE_LIMIT', DEFAULT_CONFIG.rateLimitPerKey, 0, 1_000_000),
+    rateLimitWindowMs: intVar(
+      env,
+      'LEDGER_RATE_LIMIT_WINDOW_MS',
+      DEFAULT_CONFIG.rateLimitWindowMs,
+      100,
+      3_600_000,
+    ),
+    maxSsePerKey: intVar(env, 'LEDGER_MAX_SSE_PER_KEY', DEFAULT_CONFIG.maxSsePerKey, 1, 10_000),
+    authCacheMs: intVar(env, 'LEDGER_AUTH_CACHE_MS', DEFAULT_CONFIG.authCacheMs, 0, 3_600_000),
+    projector: onOff(env, 'LEDGER_PROJECTOR', DEFAULT_CONFIG.projector),
+    projectorBatchSize: intVar(
+      env,
+      'LEDGER_PROJECTOR_BATCH_SIZE',
+      DEFAULT_CONFIG.projectorBatchSize,
+      1,
+      10_000,
+    ),
+    projectorPollMs: intVar(env, 'LEDGER_PROJECTOR_POLL_MS', DEFAULT_CONFIG.projectorPollMs, 10, 600_000),
+    projectorLockPollMs: intVar(
+      env,
+      'LEDGER_PROJECTOR_LOCK_POLL_MS',
+      DEFAULT_CONFIG.projectorLockPollMs,
+      50,
+      600_000,
+    ),
+    projectionChangeRetentionMs: intVar(
+      env,
+      'LEDGER_PROJECTION_CHANGE_RETENTION_MS',
+      DEFAULT_CONFIG.projectionChangeRetentionMs,
+      60_000,
+      90 * 24 * 3600_000,
+    ),
   };
+}
+
+/** An on/off switch: `on`/`true`/`1` or `off`/`false`/`0`. @throws ConfigError naming the variable. */
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['on', 'true', '1'].includes(raw)) return true;
+  if (['off', 'false', '0'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
 }

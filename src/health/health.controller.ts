@@ -1,5 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/require-role.decorator.js';
 import { LEDGER_CONFIG } from '../config/config.token.js';
 import type { LedgerConfig } from '../config/ledger-config.js';
 import type { EventStore } from '../event-store/event-store.port.js';
@@ -11,6 +12,7 @@ import { EVENT_STORE } from '../event-store/event-store.token.js';
  */
 @ApiTags('health')
 @Controller('health')
+@Public()
 export class HealthController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,

@@ -331,6 +331,6 @@ describe('service endpoints', () => {
 
   it('health answers with the store kind', async () => {
     const res = await ledger.client.get('/health');
-    expect(res.body).toEqual({ status: 'ok', store: 'pglite' });
+    expect(res.body).toEqual({ status: 'ok', store: ledger.config.store });
   });
 });

@@ -7,10 +7,20 @@ export interface TestResponse<T = any> {
 
 /**
  * A minimal JSON client over real HTTP (fetch), so tests exercise the server as workers do.
- * `raw` sends a string body as is (malformed JSON tests).
+ * `raw` sends a string body as is (malformed JSON tests). With a `token` every request carries
+ * `Authorization: Bearer <token>` unless `opts.headers` sets its own `authorization`
+ * (an empty string sends none).
  */
 export class LedgerClient {
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly token?: string,
+  ) {}
+
+  /** The same client acting with another API key (`undefined`: no key at all). */
+  as(token: string | undefined): LedgerClient {
+    return new LedgerClient(this.baseUrl, token);
+  }
 
   async request(
     method: string,
@@ -18,7 +28,10 @@ export class LedgerClient {
     body?: unknown,
     opts: { raw?: string; contentType?: string; headers?: Record<string, string> } = {},
   ): Promise<TestResponse> {
-    const init: RequestInit = { method, headers: { ...opts.headers } };
+    const headers: Record<string, string> = this.token ? { authorization: `Bearer ${this.token}` } : {};
+    for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
+    if (headers.authorization === '') delete headers.authorization;
+    const init: RequestInit = { method, headers };
     if (opts.raw !== undefined || body !== undefined) {
       (init.headers as Record<string, string>)['content-type'] = opts.contentType ?? 'application/json';
       init.body = opts.raw ?? JSON.stringify(body);

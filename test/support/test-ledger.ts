@@ -2,17 +2,32 @@ import type { INestApplication } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONFIG, type LedgerConfig, type StoreKind } from '../../src/config/ledger-config.js';
 import { createLedgerApp } from '../../src/create-ledger-app.js';
+import { createAppApiKey } from '../../src/auth/create-app-api-key.js';
+import type { IssuedApiKey } from '../../src/auth/api-key.js';
+import type { TenantScope } from '../../src/auth/caller.js';
+import { ROLES, type Role } from '../../src/auth/role.js';
 import type { EventStore } from '../../src/event-store/event-store.port.js';
 import { openEventStore } from '../../src/event-store/open-event-store.js';
 import { FakeClock } from './fake-clock.js';
 import { LedgerClient } from './http-client.js';
 import { createTestDatabase } from './postgres-test-db.js';
+import { doubleForTestLedger, testLedgerStore } from './eventstoredb-double/test-ledger-on-double.js';
+
+/** A key made for a test, with a client that sends it. */
+export interface TestKey extends IssuedApiKey {
+  readonly client: LedgerClient;
+}
 
 /** A ledger listening on an ephemeral loopback port, with its store and a hand-moved clock. */
 export interface TestLedger {
   readonly app: INestApplication;
   readonly url: string;
+  /** Sends the root key: tenant `*`, every role (so tests written before auth keep working). */
   readonly client: LedgerClient;
+  /** The root key's token. */
+  readonly rootToken: string;
+  /** Creates another key (programmatic API, not the CLI) and a client that sends it. */
+  createKey(input: { tenant: TenantScope; roles: readonly Role[]; name?: string }): Promise<TestKey>;
   readonly store: EventStore;
   readonly clock: FakeClock;
   readonly config: LedgerConfig;
@@ -22,18 +37,42 @@ export interface TestLedger {
 /**
  * Starts the real application over HTTP on `store`: `pglite` in memory, or `postgres` in a fresh
  * database of the local server (dropped on close), or in `overrides.databaseUrl` when given
- * (replicas sharing one database; the caller drops it).
+ * (replicas sharing one database; the caller drops it), or `eventstoredb` on a fresh wire-level
+ * EventStoreDB double (or at `overrides.eventStoreConnectionString`), read models in PGlite. (See
+ * eventstoredb-double/test-ledger-on-double.ts, which switches a whole test file to `eventstoredb`:
+ * `postgres` ledgers then keep their read models in PostgreSQL, and replicas given one
+ * `databaseUrl` share one double.) Authentication is ON: a root key (tenant `*`, all roles) is
+ * created and `client` sends it. Per-key rate limiting is off unless `overrides.rateLimitPerKey`
+ * sets it (load tests would otherwise trip it).
  */
 export async function startTestLedger(
   store: StoreKind = 'pglite',
   overrides: Partial<LedgerConfig> = {},
 ): Promise<TestLedger> {
+  const requested = store;
+  store = testLedgerStore(store);
   let drop: () => Promise<void> = async () => {};
-  let config: LedgerConfig = { ...DEFAULT_CONFIG, store, dataDir: 'memory://', port: 0, ...overrides };
-  if (store === 'postgres' && !overrides.databaseUrl) {
+  let config: LedgerConfig = {
+    ...DEFAULT_CONFIG,
+    store,
+    dataDir: 'memory://',
+    port: 0,
+    rateLimitPerKey: 0,
+    ...overrides,
+  };
+  if (requested === 'postgres' && !overrides.databaseUrl) {
     const db = await createTestDatabase();
     drop = db.drop;
     config = { ...config, databaseUrl: db.connectionString, poolSize: overrides.poolSize ?? 20 };
+  }
+  if (store === 'eventstoredb' && !overrides.eventStoreConnectionString) {
+    const double = await doubleForTestLedger(overrides.databaseUrl);
+    const dropDatabase = drop;
+    drop = async () => {
+      await double.release();
+      await dropDatabase();
+    };
+    config = { ...config, eventStoreConnectionString: double.connectionString };
   }
   const eventStore = await openEventStore(config);
   const clock = new FakeClock(Date.now());
@@ -45,10 +84,20 @@ export async function startTestLedger(
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  const root = await createAppApiKey(app, { tenant: '*', roles: ROLES, name: 'test-root' });
   return {
     app,
     url,
-    client: new LedgerClient(url),
+    client: new LedgerClient(url, root.token),
+    rootToken: root.token,
+    async createKey({ tenant, roles, name }) {
+      const issued = await createAppApiKey(app, {
+        tenant,
+        roles,
+        name: name ?? `test-${tenant}-${roles.join('+')}`,
+      });
+      return { ...issued, client: new LedgerClient(url, issued.token) };
+    },
     store: eventStore,
     clock,
     config,

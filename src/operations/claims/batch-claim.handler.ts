@@ -23,7 +23,7 @@ export class BatchClaimHandler implements ICommandHandler<BatchClaimCommand, Bat
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
   ) {}
 
-  async execute({ items, ctx }: BatchClaimCommand): Promise<BatchSlot[]> {
+  async execute({ items, ctx, caller }: BatchClaimCommand): Promise<BatchSlot[]> {
     const answers: HttpAnswer[] = new Array(items.length);
     const groups = new Map<string, { index: number; claim: PreparedClaim }[]>();
     items.forEach((item, index) => {
@@ -42,7 +42,7 @@ export class BatchClaimHandler implements ICommandHandler<BatchClaimCommand, Bat
       for (let group = queue.shift(); group; group = queue.shift()) {
         for (const { index, claim } of group) {
           try {
-            answers[index] = await this.commandBus.execute(new ClaimOperationCommand(claim, ctx));
+            answers[index] = await this.commandBus.execute(new ClaimOperationCommand(claim, ctx, caller));
           } catch (err) {
             answers[index] = answerForError(err);
           }

@@ -3,7 +3,7 @@ import { validateSync } from 'class-validator';
 import type { LedgerConfig } from '../../config/ledger-config.js';
 import { problem } from '../../common/problem.js';
 import { ProblemException } from '../../common/problem.exception.js';
-import { flattenValidationErrors, validationProblem } from '../../common/validation.js';
+import { assertStorable, flattenValidationErrors, validationProblem } from '../../common/validation.js';
 import {
   DEFAULT_LEASE_MS,
   operationIdFor,
@@ -32,6 +32,7 @@ export function validateClaimBody(body: unknown): ClaimRequestDto {
     forbidUnknownValues: true,
   });
   if (errors.length > 0) throw validationProblem(flattenValidationErrors(errors));
+  assertStorable(body);
   return dto;
 }
 

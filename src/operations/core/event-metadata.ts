@@ -8,6 +8,8 @@ export interface RequestContext {
   readonly correlationId: string;
   /** Id of this command; the events' causationId. */
   readonly causationId: string;
+  /** Id of the API key that made the request (recorded as `keyId` in event metadata), if any. */
+  readonly keyId?: string;
 }
 
 /** A fresh context for work that did not come from a request. */
@@ -28,6 +30,7 @@ export function toStoreEvents(events: readonly LedgerEvent[], ctx: RequestContex
       correlationId: ctx.correlationId,
       causationId: ctx.causationId,
       schemaVersion: EVENT_SCHEMA_VERSION,
+      ...(ctx.keyId ? { keyId: ctx.keyId } : {}),
     },
   }));
 }

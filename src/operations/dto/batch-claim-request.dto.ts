@@ -11,6 +11,9 @@ export const MAX_BATCH_CLAIMS = 500;
  * gets its own 400 in its slot and never sinks the others.
  */
 export class BatchClaimRequestDto {
+  /** Items are checked (storable strings included) one by one by the handler. */
+  static readonly validatesItemsSeparately = true;
+
   @ApiProperty({ type: [ClaimRequestDto], maxItems: MAX_BATCH_CLAIMS, minItems: 1 })
   @IsArray()
   @ArrayMinSize(1)

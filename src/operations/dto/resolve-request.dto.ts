@@ -21,8 +21,13 @@ export class ResolveRequestDto {
   @Length(1, 4096)
   reason!: string;
 
-  @ApiProperty({ example: 'ops:maria' })
+  @ApiPropertyOptional({
+    description:
+      "Ignored as identity: the actor recorded is the API key's holder. A different value is kept as `requestedActor`.",
+    example: 'ops:maria',
+  })
+  @IsOptional()
   @IsString()
   @Length(1, 256)
-  actor!: string;
+  actor?: string;
 }

@@ -1,12 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { type Caller } from '../../auth/caller.js';
+import { CurrentCaller } from '../../auth/current-caller.decorator.js';
+import { RequireRole } from '../../auth/require-role.decorator.js';
 import { Ctx } from '../../common/request-context.decorator.js';
 import { validationProblem } from '../../common/validation.js';
 import type { RequestContext } from '../core/event-metadata.js';
 import { ResolveRequestDto } from '../dto/resolve-request.dto.js';
 import { GetOperationHistoryQuery } from '../queries/get-operation-history.query.js';
 import { GetOperationStatusQuery } from '../queries/get-operation-status.query.js';
+import { resolveActor } from './resolve-actor.js';
 import { ResolveOperationCommand } from './resolve-operation.command.js';
 
 const uuid = new ParseUUIDPipe({
@@ -14,7 +18,12 @@ const uuid = new ParseUUIDPipe({
     validationProblem([{ field: 'operationId', message: 'operationId must be a UUID' }]),
 });
 
-/** Operator and auditor routes (API.md): resolve, status, history. */
+/**
+ * Operator and auditor routes (API.md): resolve (role `operator`; the actor is the key's holder),
+ * status and history (roles `auditor`, `operator` or `worker`: auditors read, operators decide
+ * from them, workers check their own operations during recovery). Operations of another tenant
+ * answer 404 `not-found`, exactly like unknown ids.
+ */
 @ApiTags('operator')
 @Controller('v1/operations/:operationId')
 export class OperatorController {
@@ -27,33 +36,40 @@ export class OperatorController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Resolve an operation whose outcome is unknown' })
   @ApiResponse({ status: 409, description: 'not-unknown' })
+  @RequireRole('operator')
   async resolve(
     @Param('operationId', uuid) id: string,
     @Body() body: ResolveRequestDto,
     @Ctx() ctx: RequestContext,
+    @CurrentCaller() caller: Caller,
   ) {
+    const { actor, requestedActor } = resolveActor(caller, body.actor);
     const input = {
       type: 'ResolveOperation',
       resolution: body.resolution,
       destinationRef: body.destinationRef ?? null,
       reason: body.reason,
-      actor: body.actor,
+      actor,
     } as const;
-    const a = await this.commandBus.execute(new ResolveOperationCommand(id, input, ctx));
+    const a = await this.commandBus.execute(
+      new ResolveOperationCommand(id, input, ctx, caller, requestedActor),
+    );
     return a.body;
   }
 
   @Get()
   @ApiOperation({ summary: 'Status of one operation, folded from its stream' })
   @ApiResponse({ status: 404, description: 'not-found' })
-  status(@Param('operationId', uuid) id: string) {
-    return this.queryBus.execute(new GetOperationStatusQuery(id));
+  @RequireRole('auditor', 'operator', 'worker')
+  status(@Param('operationId', uuid) id: string, @CurrentCaller() caller: Caller) {
+    return this.queryBus.execute(new GetOperationStatusQuery(id, caller));
   }
 
   @Get('history')
   @ApiOperation({ summary: 'Every event of the operation, in commit order' })
   @ApiResponse({ status: 404, description: 'not-found' })
-  history(@Param('operationId', uuid) id: string) {
-    return this.queryBus.execute(new GetOperationHistoryQuery(id));
+  @RequireRole('auditor', 'operator', 'worker')
+  history(@Param('operationId', uuid) id: string, @CurrentCaller() caller: Caller) {
+    return this.queryBus.execute(new GetOperationHistoryQuery(id, caller));
   }
 }

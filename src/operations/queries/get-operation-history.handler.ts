@@ -18,8 +18,8 @@ export class GetOperationHistoryHandler implements IQueryHandler<GetOperationHis
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
-  async execute({ operationId }: GetOperationHistoryQuery) {
-    const key = await this.locator.keyOf(operationId);
+  async execute({ operationId, caller }: GetOperationHistoryQuery) {
+    const key = await this.locator.keyOf(operationId, caller);
     const streamName = operationStreamName(key);
     const [decisions, audit] = await Promise.all([
       this.store.read(streamName),

@@ -1,8 +1,13 @@
 import { Query } from '@nestjs/cqrs';
+import { ANONYMOUS_CALLER, type Caller } from '../../auth/caller.js';
 
 /** Every event of one operation — decision and audit streams merged by global position. */
 export class GetOperationHistoryQuery extends Query<Record<string, unknown>> {
-  constructor(readonly operationId: string) {
+  constructor(
+    readonly operationId: string,
+    /** Who asks; another tenant's operation answers 404 (default: every tenant, in-process use). */
+    readonly caller: Caller = ANONYMOUS_CALLER,
+  ) {
     super();
   }
 }

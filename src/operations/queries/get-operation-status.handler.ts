@@ -1,9 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { problem } from '../../common/problem.js';
-import { ProblemException } from '../../common/problem.exception.js';
 import { CLOCK, type Clock } from '../core/clock.js';
-import { OperationLocator } from '../core/operation-locator.js';
+import { OperationLocator, operationNotFound } from '../core/operation-locator.js';
 import { OperationStreams } from '../core/operation-stream.js';
 import { GetOperationStatusQuery } from './get-operation-status.query.js';
 import { presentStatus } from './status-presenter.js';
@@ -17,11 +15,10 @@ export class GetOperationStatusHandler implements IQueryHandler<GetOperationStat
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ operationId }: GetOperationStatusQuery) {
-    const key = await this.locator.keyOf(operationId);
+  async execute({ operationId, caller }: GetOperationStatusQuery) {
+    const key = await this.locator.keyOf(operationId, caller);
     const { state, revision } = await this.streams.load(key);
-    if (revision === null)
-      throw new ProblemException(problem('not-found', 404, `no operation ${operationId}`));
+    if (revision === null) throw operationNotFound(operationId);
     return presentStatus(operationId, state, revision, this.clock.now());
   }
 }

@@ -21,8 +21,8 @@ export class RunWorkerCommandHandler implements ICommandHandler<RunWorkerCommand
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ operationId, input, ctx }: RunWorkerCommand): Promise<HttpAnswer> {
-    const key = await this.locator.keyOf(operationId);
+  async execute({ operationId, input, ctx, caller }: RunWorkerCommand): Promise<HttpAnswer> {
+    const key = await this.locator.keyOf(operationId, caller);
     const decision = await this.streams.execute(
       key,
       (state) => decideWorkerCommand({ ...input, now: this.clock.now() } as WorkerCommand, state),

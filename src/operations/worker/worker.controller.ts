@@ -2,6 +2,9 @@ import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@ne
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { type Caller } from '../../auth/caller.js';
+import { CurrentCaller } from '../../auth/current-caller.decorator.js';
+import { RequireRole } from '../../auth/require-role.decorator.js';
 import { Ctx } from '../../common/request-context.decorator.js';
 import { validationProblem } from '../../common/validation.js';
 import { stepNameIssue, type JsonValue } from '../../ledger/index.js';
@@ -25,14 +28,24 @@ function stepName(step: string): string {
   return step;
 }
 
-/** Fenced follow-ups of a claim (API.md "Worker routes"). Each answers 200 or a problem. */
+/**
+ * Fenced follow-ups of a claim (API.md "Worker routes"); role `worker`. Each answers 200 or a
+ * problem; an operation of another tenant answers 404 `not-found`, exactly like an unknown id.
+ */
 @ApiTags('worker')
 @Controller('v1/operations/:operationId')
+@RequireRole('worker')
 export class WorkerController {
   constructor(private readonly commandBus: CommandBus) {}
 
-  private async run(res: Response, id: string, input: WorkerCommandInput, ctx: RequestContext) {
-    return sendAnswer(res, await this.commandBus.execute(new RunWorkerCommand(id, input, ctx)));
+  private async run(
+    res: Response,
+    id: string,
+    input: WorkerCommandInput,
+    ctx: RequestContext,
+    caller: Caller,
+  ) {
+    return sendAnswer(res, await this.commandBus.execute(new RunWorkerCommand(id, input, ctx, caller)));
   }
 
   @Post('steps/:step/start')
@@ -44,6 +57,7 @@ export class WorkerController {
     @Param('step') step: string,
     @Body() body: StartStepRequestDto,
     @Ctx() ctx: RequestContext,
+    @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) res: Response,
   ) {
     return this.run(
@@ -51,6 +65,7 @@ export class WorkerController {
       id,
       { type: 'StartStep', fencingToken: body.fencingToken, step: stepName(step) },
       ctx,
+      caller,
     );
   }
 
@@ -62,6 +77,7 @@ export class WorkerController {
     @Param('step') step: string,
     @Body() body: CompleteStepRequestDto,
     @Ctx() ctx: RequestContext,
+    @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) res: Response,
   ) {
     const input = {
@@ -70,7 +86,7 @@ export class WorkerController {
       step: stepName(step),
       outputs: (body.outputs ?? null) as JsonValue | null,
     } as const;
-    return this.run(res, id, input, ctx);
+    return this.run(res, id, input, ctx, caller);
   }
 
   @Post('confirm')
@@ -81,6 +97,7 @@ export class WorkerController {
     @Param('operationId', uuid) id: string,
     @Body() body: ConfirmRequestDto,
     @Ctx() ctx: RequestContext,
+    @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) res: Response,
   ) {
     const input = {
@@ -89,7 +106,7 @@ export class WorkerController {
       destinationRef: body.destinationRef ?? null,
       outputs: (body.outputs ?? null) as JsonValue | null,
     } as const;
-    return this.run(res, id, input, ctx);
+    return this.run(res, id, input, ctx, caller);
   }
 
   @Post('fail')
@@ -100,6 +117,7 @@ export class WorkerController {
     @Param('operationId', uuid) id: string,
     @Body() body: FailRequestDto,
     @Ctx() ctx: RequestContext,
+    @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) res: Response,
   ) {
     const input = {
@@ -108,7 +126,7 @@ export class WorkerController {
       error: { code: body.error.code, message: body.error.message },
       retryable: body.retryable,
     } as const;
-    return this.run(res, id, input, ctx);
+    return this.run(res, id, input, ctx, caller);
   }
 
   @Post('release')
@@ -118,6 +136,7 @@ export class WorkerController {
     @Param('operationId', uuid) id: string,
     @Body() body: ReleaseRequestDto,
     @Ctx() ctx: RequestContext,
+    @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) res: Response,
   ) {
     const input = {
@@ -125,7 +144,7 @@ export class WorkerController {
       fencingToken: body.fencingToken,
       reason: body.reason ?? null,
     } as const;
-    return this.run(res, id, input, ctx);
+    return this.run(res, id, input, ctx, caller);
   }
 
   @Post('unknown')
@@ -135,6 +154,7 @@ export class WorkerController {
     @Param('operationId', uuid) id: string,
     @Body() body: UnknownRequestDto,
     @Ctx() ctx: RequestContext,
+    @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) res: Response,
   ) {
     const input = {
@@ -142,6 +162,6 @@ export class WorkerController {
       fencingToken: body.fencingToken,
       reason: body.reason,
     } as const;
-    return this.run(res, id, input, ctx);
+    return this.run(res, id, input, ctx, caller);
   }
 }

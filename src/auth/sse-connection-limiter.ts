@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { LEDGER_CONFIG } from '../config/config.token.js';
+import type { LedgerConfig } from '../config/ledger-config.js';
+import { rateLimited } from './auth-problems.js';
+import type { Caller } from './caller.js';
+
+/** Seconds a refused subscriber is told to wait before trying again. */
+export const SSE_RETRY_AFTER_S = 5;
+
+/** One held SSE connection slot; `release()` is idempotent. */
+export interface SseConnectionLease {
+  release(): void;
+}
+
+/**
+ * Caps the open SSE subscriptions per API key (LedgerConfig.maxSsePerKey), in this process.
+ * Usage in a subscription route:
+ *
+ * ```ts
+ * const lease = this.sseLimiter.acquire(caller); // throws 429 when over the cap
+ * res.on('close', () => lease.release());
+ * ```
+ */
+@Injectable()
+export class SseConnectionLimiter {
+  private readonly open = new Map<string, number>();
+
+  constructor(@Inject(LEDGER_CONFIG) private readonly config: LedgerConfig) {}
+
+  /**
+   * Takes a connection slot for `caller`'s key.
+   * @throws ProblemException 429 `rate-limited` with Retry-After when the key holds
+   *   `maxSsePerKey` connections already.
+   */
+  acquire(caller: Caller): SseConnectionLease {
+    const held = this.open.get(caller.keyId) ?? 0;
+    if (held >= this.config.maxSsePerKey) {
+      throw rateLimited(
+        `this API key holds ${held} open subscriptions, the most allowed; close one first`,
+        SSE_RETRY_AFTER_S,
+      );
+    }
+    this.open.set(caller.keyId, held + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        const n = (this.open.get(caller.keyId) ?? 1) - 1;
+        if (n <= 0) this.open.delete(caller.keyId);
+        else this.open.set(caller.keyId, n);
+      },
+    };
+  }
+
+  /** Open connections of `caller`'s key. */
+  count(caller: Caller): number {
+    return this.open.get(caller.keyId) ?? 0;
+  }
+}
