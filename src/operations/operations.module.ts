@@ -12,11 +12,14 @@ import { GetOperationHistoryHandler } from './queries/get-operation-history.hand
 import { GetOperationStatusHandler } from './queries/get-operation-status.handler.js';
 import { RunWorkerCommandHandler } from './worker/run-worker-command.handler.js';
 import { WorkerController } from './worker/worker.controller.js';
+import { RunOperationCommandHandler } from './workflows/run-operation-command.handler.js';
+import { WorkflowsController } from './workflows/workflows.controller.js';
+import { PoliciesModule } from '../policies/policies.module.js';
 
 /** Commands, queries and routes of operations. Needs EVENT_STORE, LEDGER_CONFIG and CLOCK. */
 @Module({
-  imports: [CqrsModule],
-  controllers: [ClaimsController, WorkerController, OperatorController],
+  imports: [CqrsModule, PoliciesModule],
+  controllers: [ClaimsController, WorkerController, OperatorController, WorkflowsController],
   providers: [
     AuditWriter,
     OperationLocator,
@@ -27,6 +30,7 @@ import { WorkerController } from './worker/worker.controller.js';
     ResolveOperationHandler,
     GetOperationStatusHandler,
     GetOperationHistoryHandler,
+    RunOperationCommandHandler,
   ],
   exports: [OperationStreams, OperationLocator],
 })

@@ -13,8 +13,10 @@ const BATCH_PARALLELISM = 16;
 
 /**
  * Answers each item of a batch exactly as a single claim: invalid items get their own 400/413,
- * valid ones are never dropped because of another. Items with the same key run in input order
- * (the second sees the first's claim); different keys run in parallel.
+ * valid ones are never dropped because of another. Items of one subject run one after another —
+ * newest revision first, then input order for repeats of one key (the second sees the first's
+ * claim) — so an amendment in a batch supersedes older revisions in the same batch whatever their
+ * order; different subjects run in parallel. Answers are always in input order.
  */
 @CommandHandler(BatchClaimCommand)
 export class BatchClaimHandler implements ICommandHandler<BatchClaimCommand, BatchSlot[]> {
@@ -29,7 +31,8 @@ export class BatchClaimHandler implements ICommandHandler<BatchClaimCommand, Bat
     items.forEach((item, index) => {
       try {
         const claim = prepareClaim(validateClaimBody(item), this.config);
-        const k = canonicalKey(claim.key);
+        // One group per subject (all revisions): see the class comment.
+        const k = canonicalKey({ ...claim.key, revision: 1 });
         const group = groups.get(k) ?? [];
         group.push({ index, claim });
         groups.set(k, group);
@@ -37,7 +40,11 @@ export class BatchClaimHandler implements ICommandHandler<BatchClaimCommand, Bat
         answers[index] = answerForError(err);
       }
     });
-    const queue = [...groups.values()];
+    // Newest revision first (stable, so repeats of one key keep input order): an older revision in
+    // the same batch then finds itself superseded, whatever order the items came in.
+    const queue = [...groups.values()].map((g) =>
+      g.sort((a, b) => b.claim.key.revision - a.claim.key.revision),
+    );
     const worker = async () => {
       for (let group = queue.shift(); group; group = queue.shift()) {
         for (const { index, claim } of group) {

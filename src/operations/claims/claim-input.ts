@@ -4,18 +4,23 @@ import type { LedgerConfig } from '../../config/ledger-config.js';
 import { problem } from '../../common/problem.js';
 import { ProblemException } from '../../common/problem.exception.js';
 import { assertStorable, flattenValidationErrors, validationProblem } from '../../common/validation.js';
-import {
-  DEFAULT_LEASE_MS,
-  operationIdFor,
-  parseOperationKey,
-  payloadFingerprint,
-  type ClaimOperation,
-  type JsonValue,
-} from '../../ledger/index.js';
-import { ClaimRequestDto } from '../dto/claim-request.dto.js';
+import { operationIdFor, parseOperationKey, type JsonValue, type OperationKey } from '../../ledger/index.js';
+import { ClaimRequestDto, MAX_SUPERSEDED_REVISIONS } from '../dto/claim-request.dto.js';
 
-/** A validated claim, ready for the decider except for the server time. */
-export type PreparedClaim = Omit<ClaimOperation, 'now'>;
+/**
+ * A validated claim. The handler completes it under the action's policy (lease default and bound,
+ * fields excluded from the fingerprint, approval) and the server time.
+ */
+export interface PreparedClaim {
+  readonly key: OperationKey;
+  readonly operationId: string;
+  readonly payload: JsonValue;
+  /** The lease asked for, ms; null takes the policy's default. */
+  readonly requestedLeaseMs: number | null;
+  readonly workerId: string | null;
+  /** Amendments: the older revision this claim supersedes (< key.revision), or null. */
+  readonly supersedes: number | null;
+}
 
 /**
  * Validates one claim body (already parsed JSON) with the same DTO and rules as POST /v1/claims.
@@ -37,9 +42,9 @@ export function validateClaimBody(body: unknown): ClaimRequestDto {
 }
 
 /**
- * Turns a validated claim DTO into the domain command: key checked by the domain, payload
- * required and within `maxPayloadBytes` (its JSON size), fingerprint (RFC 8785 + SHA-256),
- * operationId (UUID v5), default lease.
+ * Turns a validated claim DTO into a {@link PreparedClaim}: key checked by the domain, payload
+ * required and within `maxPayloadBytes` (its JSON size), operationId (UUID v5), `supersedes`
+ * below the key's revision.
  * @throws ProblemException 400 `invalid-key` / `validation`, 413 `payload-too-large`.
  */
 export function prepareClaim(dto: ClaimRequestDto, config: LedgerConfig): PreparedClaim {
@@ -57,13 +62,26 @@ export function prepareClaim(dto: ClaimRequestDto, config: LedgerConfig): Prepar
       }),
     );
   }
+  const supersedes = dto.supersedes ?? null;
+  if (supersedes !== null && supersedes >= parsed.value.revision) {
+    throw validationProblem([
+      { field: 'supersedes', message: `must be a revision below key.revision (${parsed.value.revision})` },
+    ]);
+  }
+  if (supersedes !== null && parsed.value.revision - 1 > MAX_SUPERSEDED_REVISIONS) {
+    throw validationProblem([
+      {
+        field: 'supersedes',
+        message: `an amendment may supersede at most ${MAX_SUPERSEDED_REVISIONS} older revisions`,
+      },
+    ]);
+  }
   return {
-    type: 'ClaimOperation',
     key: parsed.value,
     operationId: operationIdFor(parsed.value),
     payload,
-    fingerprint: payloadFingerprint(payload),
-    leaseMs: dto.leaseMs ?? DEFAULT_LEASE_MS,
+    requestedLeaseMs: dto.leaseMs ?? null,
     workerId: dto.workerId ?? null,
+    supersedes,
   };
 }

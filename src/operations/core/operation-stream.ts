@@ -89,9 +89,21 @@ export class OperationStreams {
     throw new ContentionError(streamName);
   }
 
-  /** The folded state and stream revision of an operation, straight from its stream. */
-  async load(key: OperationKey): Promise<{ state: OperationState; revision: bigint | null }> {
-    const events = await this.store.read(operationStreamName(key));
+  /**
+   * The folded state and stream revision of an operation, straight from its stream. With `asOf`,
+   * only the events up to a stream revision (inclusive) and/or recorded at or before a time (the
+   * store's clock) are folded: the state an auditor would have seen then.
+   */
+  async load(
+    key: OperationKey,
+    asOf: { readonly revision?: bigint; readonly time?: Date } = {},
+  ): Promise<{ state: OperationState; revision: bigint | null }> {
+    const all = await this.store.read(operationStreamName(key));
+    const events = all.filter(
+      (e) =>
+        (asOf.revision === undefined || e.streamPosition <= asOf.revision) &&
+        (asOf.time === undefined || e.recordedAt.getTime() <= asOf.time.getTime()),
+    );
     return {
       state: fold(events.map(toLedgerEvent)),
       revision: events.length ? events[events.length - 1]!.streamPosition : null,

@@ -13,6 +13,9 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { DEFAULT_LEASE_MS, MAX_LEASE_MS, MIN_LEASE_MS } from '../../ledger/index.js';
+
+/** Most older revisions one amendment marks superseded (revision − 1 of them, from 1). */
+export const MAX_SUPERSEDED_REVISIONS = 1000;
 import { OperationKeyDto } from './operation-key.dto.js';
 
 /** Body of POST /v1/claims (API.md). */
@@ -35,7 +38,7 @@ export class ClaimRequestDto {
   payload?: unknown;
 
   @ApiPropertyOptional({
-    description: `Lease length in ms (${MIN_LEASE_MS}..${MAX_LEASE_MS})`,
+    description: `Lease length in ms (${MIN_LEASE_MS}..${MAX_LEASE_MS}, and at most the action policy's maxLeaseMs); default: the policy's defaultLeaseMs`,
     default: DEFAULT_LEASE_MS,
   })
   @IsOptional()
@@ -43,6 +46,15 @@ export class ClaimRequestDto {
   @Min(MIN_LEASE_MS)
   @Max(MAX_LEASE_MS)
   leaseMs?: number;
+
+  @ApiPropertyOptional({
+    description: `Amendments: the older revision of the same subject this claim supersedes (below key.revision, at most ${MAX_SUPERSEDED_REVISIONS} revisions back). Claims of older revisions are then refused 409 superseded.`,
+    example: 1,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  supersedes?: number;
 
   @ApiPropertyOptional({ description: 'Identifies the worker for audit', example: 'worker-3' })
   @IsOptional()

@@ -1,0 +1,32 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { Allow, IsInt, IsOptional, IsString, Length, Min } from 'class-validator';
+
+/** Body of PUT /v1/tenants/{tenant}/policies/{action}. */
+export class SetPolicyRequestDto {
+  @ApiProperty({
+    description:
+      'The policy (missing fields take defaults): defaultLeaseMs, maxLeaseMs, retentionMs (null = forever), afterRetention (tombstone|refuse), requireApproval, replayAllowed, fingerprintExcludedFields (JSON Pointers), recoveryMode (worker_lookup|operator_only)',
+    example: { maxLeaseMs: 120000, replayAllowed: false, fingerprintExcludedFields: ['/meta/traceId'] },
+  })
+  @Allow()
+  @Transform(({ obj }) => (obj as { policy?: unknown }).policy)
+  policy!: unknown;
+
+  @ApiProperty({
+    description: 'Why the policy changes (recorded)',
+    example: 'payments must never be replayed',
+  })
+  @IsString()
+  @Length(1, 4096)
+  reason!: string;
+
+  @ApiPropertyOptional({
+    description: 'The version edited (0 = none yet); a newer one answers 409',
+    example: 2,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  expectedVersion?: number;
+}
