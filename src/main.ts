@@ -29,7 +29,12 @@ async function main(): Promise<void> {
     announceBootstrap(await bootstrapAdminKey(app.get<SqlExecutor>(SQL_EXECUTOR), config), logger);
   }
   await app.listen(config.port, config.host);
-  const where = config.store === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
+  const where =
+    config.store === 'pglite'
+      ? `embedded PGlite in ${config.dataDir}`
+      : config.store === 'eventstoredb'
+        ? 'EventStoreDB'
+        : 'PostgreSQL';
   logger.log(`listening on http://${config.host}:${config.port} (store: ${where}); API docs at /docs`);
 }
 

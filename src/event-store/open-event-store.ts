@@ -1,14 +1,28 @@
-import type { LedgerConfig } from '../config/ledger-config.js';
+import { ConfigError, type LedgerConfig } from '../config/ledger-config.js';
 import type { EventStore } from './event-store.port.js';
+import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store.js';
 import { PgliteEventStore } from './postgres/pglite-event-store.js';
 import { PostgresEventStore } from './postgres/postgres-event-store.js';
 
 /**
  * Opens the configured event store and installs/upgrades its schema: PostgreSQL (pool of
- * `poolSize`, statement timeout `storeTimeoutMs`) or embedded PGlite in `dataDir`.
- * @throws EventStoreUnavailableError when it cannot be reached.
+ * `poolSize`, statement timeout `storeTimeoutMs`), embedded PGlite in `dataDir`, or EventStoreDB
+ * at `eventStoreConnectionString` (`storeTimeoutMs` per attempt; no schema — its read models live
+ * in SQL, opened by createLedgerApp).
+ * @throws EventStoreUnavailableError when it cannot be reached; ConfigError for an
+ *   EventStoreDB connection string the client rejects.
  */
 export async function openEventStore(config: LedgerConfig): Promise<EventStore> {
+  if (config.store === 'eventstoredb') {
+    return EventStoreDbEventStore.open({
+      connectionString: config.eventStoreConnectionString!,
+      timeoutMs: config.storeTimeoutMs,
+    }).catch((error: unknown) => {
+      throw error instanceof TypeError
+        ? new ConfigError(`EVENTSTORE_CONNECTION_STRING: ${error.message}`)
+        : error;
+    });
+  }
   if (config.store === 'postgres') {
     return PostgresEventStore.open({
       connectionString: config.databaseUrl!,

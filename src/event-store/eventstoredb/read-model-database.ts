@@ -1,0 +1,51 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { LedgerConfig } from '../../config/ledger-config.js';
+import { PgPoolExecutor } from '../postgres/pg-pool-executor.js';
+import { PgliteExecutor } from '../postgres/pglite-executor.js';
+import { toUnavailableError } from '../postgres/unavailable-error.js';
+import type { SqlExecutor } from '../sql-executor.js';
+
+/** The SQL database beside an EventStoreDB event store, and how to release it. */
+export interface ReadModelDatabase {
+  /** Read models, their checkpoints and API keys (the SQL_EXECUTOR of the app). */
+  readonly executor: SqlExecutor;
+  /** Closes the pool or the embedded database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database that keeps read models, projection checkpoints and API keys when the events
+ * live in EventStoreDB (DESIGN.md: "read models in PostgreSQL / PGlite"): PostgreSQL at
+ * `databaseUrl` when set — shared by every ledger instance, so projections fail over and keys are
+ * the same everywhere — else embedded PGlite in `dataDir` (one instance only). The executors are
+ * the SQL stores' own (PgPoolExecutor, PgliteExecutor), so modules that need PostgreSQL features
+ * (LISTEN, advisory locks) recognise them. No event tables are created here; modules install
+ * their own schemas.
+ * @throws EventStoreUnavailableError when PostgreSQL cannot be reached (the pool is closed again).
+ */
+export async function openReadModelDatabase(config: LedgerConfig): Promise<ReadModelDatabase> {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.poolSize,
+      statement_timeout: config.storeTimeoutMs,
+      query_timeout: config.storeTimeoutMs + 5000,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 10_000,
+      application_name: 'operation-ledger',
+    });
+    pool.on('error', () => undefined); // a dropped idle connection is replaced on the next query
+    const executor = new PgPoolExecutor(pool);
+    try {
+      await executor.query('select 1');
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw toUnavailableError(error);
+    }
+    return { executor, close: () => pool.end() };
+  }
+  const db = new PGlite(config.dataDir);
+  await db.waitReady;
+  return { executor: new PgliteExecutor(db), close: () => db.close() };
+}
