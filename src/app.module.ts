@@ -1,5 +1,6 @@
 import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { AuthModule } from './auth/auth.module.js';
 import { LEDGER_CONFIG } from './config/config.token.js';
 import type { LedgerConfig } from './config/ledger-config.js';
 import type { EventStore } from './event-store/event-store.port.js';
@@ -9,6 +10,10 @@ import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
 import { HealthController } from './health/health.controller.js';
 import { CLOCK, systemClock, type Clock } from './operations/core/clock.js';
 import { OperationsModule } from './operations/operations.module.js';
+import { InstrumentedEventStore } from './projections/prometheus/instrumented-event-store.js';
+import { LedgerMetrics } from './projections/prometheus/ledger-metrics.js';
+import { ProjectionsModule } from './projections/projections.module.js';
+import { PoliciesModule } from './policies/policies.module.js';
 
 /**
  * What the composition root hands to the module: config, an opened store, the SQL database of
@@ -46,9 +51,19 @@ class InfrastructureModule implements OnApplicationShutdown {
 @Module({})
 export class AppModule {
   static with(deps: AppDependencies): DynamicModule {
+    // One Prometheus registry per application; appends are timed by decorating the store.
+    const metrics = new LedgerMetrics();
+    const store = new InstrumentedEventStore(deps.store, metrics);
     return {
       module: AppModule,
-      imports: [InfrastructureModule.with(deps), CqrsModule.forRoot(), OperationsModule],
+      imports: [
+        InfrastructureModule.with({ ...deps, store }),
+        CqrsModule.forRoot(),
+        AuthModule,
+        OperationsModule,
+        PoliciesModule,
+        ProjectionsModule.with(metrics),
+      ],
       controllers: [HealthController],
     };
   }

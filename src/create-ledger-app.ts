@@ -3,16 +3,24 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplication, LoggerService, LogLevel } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
+import { ApiKeyService } from './auth/api-key.service.js';
+import { restrictToLoopback } from './auth/auth-disabled.js';
+import { authenticationMiddleware } from './auth/authentication.middleware.js';
+import { installApiKeySchema } from './auth/sql/api-key-schema.js';
 import { exactJsonBody } from './common/json-body.js';
 import { ProblemDetailsFilter } from './common/problem-details.filter.js';
 import { ledgerValidationPipe } from './common/validation.js';
 import type { LedgerConfig } from './config/ledger-config.js';
 import type { EventStore } from './event-store/event-store.port.js';
+import { EventStoreDbEventStore } from './event-store/eventstoredb/eventstoredb-event-store.js';
+import { openReadModelDatabase } from './event-store/eventstoredb/read-model-database.js';
 import { openEventStore } from './event-store/open-event-store.js';
 import { SqlEventStore } from './event-store/sql-event-store.js';
 import type { SqlExecutor } from './event-store/sql-executor.js';
 import type { Clock } from './operations/core/clock.js';
 import { setupOpenApi } from './openapi.js';
+import { httpMetricsMiddleware } from './projections/prometheus/http-metrics.middleware.js';
+import { LedgerMetrics } from './projections/prometheus/ledger-metrics.js';
 
 /** Options of {@link createLedgerApp}. */
 export interface CreateLedgerAppOptions {
@@ -28,7 +36,9 @@ export interface CreateLedgerAppOptions {
 
 /**
  * Builds the ledger HTTP application (not yet listening): opens the configured event store
- * (installing its schema), exact-JSON body parsing with size limits, problem+json errors,
+ * (installing its schema and the API key table), API key authentication on every /v1 route
+ * before any body is read (docs/security.md; create keys with `createAppApiKey(app, …)`),
+ * exact-JSON body parsing with size limits, problem+json errors,
  * class-validator DTO validation, and the OpenAPI document at /docs.
  * @throws EventStoreUnavailableError when the store cannot be opened.
  */
@@ -37,12 +47,16 @@ export async function createLedgerApp(
   options: CreateLedgerAppOptions = {},
 ): Promise<INestApplication> {
   const store = options.store ?? (await openEventStore(config));
-  const sql = options.sql ?? sqlOf(store);
+  const sql = options.sql ?? (await sqlOf(store, config));
+  await installApiKeySchema(sql);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.with({ config, store, sql, clock: options.clock }),
     { bodyParser: false, logger: options.logger ?? ['log', 'warn', 'error'] },
   );
   app.disable('x-powered-by');
+  app.use(httpMetricsMiddleware(app.get(LedgerMetrics)));
+  app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
+  if (config.auth === 'disabled') restrictToLoopback(app);
   app.use('/v1/claims/batch', ...exactJsonBody(config.maxBatchBodyBytes));
   app.use(...exactJsonBody(config.maxBodyBytes));
   app.useGlobalFilters(new ProblemDetailsFilter());
@@ -51,8 +65,18 @@ export async function createLedgerApp(
   return app;
 }
 
-/** The SQL database of a SQL event store. @throws Error for a store without one (pass `sql`). */
-function sqlOf(store: EventStore): SqlExecutor {
+/**
+ * The SQL database of read models and keys: a SQL event store's own, or — for EventStoreDB — the
+ * database `config` names (PostgreSQL at DATABASE_URL, else PGlite in LEDGER_DATA_DIR), closed
+ * when the store closes (the app closes the store on shutdown).
+ * @throws Error for another store without one (pass `sql`); EventStoreUnavailableError.
+ */
+async function sqlOf(store: EventStore, config: LedgerConfig): Promise<SqlExecutor> {
   if (store instanceof SqlEventStore) return store.executor;
+  if (store instanceof EventStoreDbEventStore) {
+    const database = await openReadModelDatabase(config);
+    store.releaseOnClose(() => database.close());
+    return database.executor;
+  }
   throw new Error('this event store has no SQL database: pass options.sql for read models and keys');
 }

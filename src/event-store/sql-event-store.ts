@@ -46,6 +46,8 @@ const MAX_LIMIT = 2 ** 31 - 1;
  */
 export class SqlEventStore implements EventStore {
   #closing: Promise<void> | undefined;
+  readonly #appendListeners = new Set<() => void>();
+  #watchingOthers = false;
 
   constructor(
     private readonly sql: SqlExecutor,
@@ -77,6 +79,7 @@ export class SqlEventStore implements EventStore {
     );
     const outcome = toAppendOutcome(streamName, expectedRevision, single(rows));
     if (!outcome.ok) throw outcome.error;
+    if (!outcome.deduplicated) this.announceAppended();
     const { ok: _ok, ...result } = outcome;
     return result;
   }
@@ -100,6 +103,7 @@ export class SqlEventStore implements EventStore {
       const request = requests[index]!;
       outcomes[index] = toAppendOutcome(request.streamName, request.expectedRevision, row);
     }
+    if (outcomes.some((o) => o.ok && !o.deduplicated)) this.announceAppended();
     return outcomes;
   }
 
@@ -128,6 +132,17 @@ export class SqlEventStore implements EventStore {
     return rows.map((row) => toRecordedEvent(row.event));
   }
 
+  async truncateBefore(streamName: string, revision: bigint): Promise<bigint> {
+    if (typeof revision !== 'bigint' || revision < 0n) {
+      throw new RangeError(`truncateBefore: revision must be a bigint >= 0, got ${String(revision)}`);
+    }
+    const { rows } = await this.query<{ deleted: string | number | bigint }>(
+      'select ledger_truncate_before($1, $2::text::bigint)::text as deleted',
+      [streamName, revision.toString()],
+    );
+    return BigInt(rows[0]?.deleted ?? 0);
+  }
+
   async findStreamName(streamId: string): Promise<string | null> {
     if (!isUuid(streamId)) return null;
     const { rows } = await this.query<{ stream_name: string }>(
@@ -137,9 +152,42 @@ export class SqlEventStore implements EventStore {
     return rows[0]?.stream_name ?? null;
   }
 
+  /**
+   * Calls `listener` after every append of this instance that wrote events, and — where the
+   * subclass implements {@link watchOtherWriters} (PostgreSQL: LISTEN/NOTIFY, migration 4) — after
+   * appends of other processes. A wake-up hint only (see the port).
+   */
+  subscribeToAppends(listener: () => void): () => void {
+    this.#appendListeners.add(listener);
+    if (!this.#watchingOthers && !this.#closing) {
+      this.#watchingOthers = true;
+      this.watchOtherWriters(() => this.announceAppended());
+    }
+    return () => void this.#appendListeners.delete(listener);
+  }
+
   close(): Promise<void> {
+    this.#appendListeners.clear();
     this.#closing ??= this.release();
     return this.#closing;
+  }
+
+  /**
+   * Hook for adapters whose database is shared by several processes: start calling `announce`
+   * when another process appends. Called once, on the first {@link subscribeToAppends}. Default:
+   * nothing (a single-process database such as PGlite only sees its own appends).
+   */
+  protected watchOtherWriters(_announce: () => void): void {}
+
+  /** Wakes every append listener (their errors are ignored: a hint must not fail an append). */
+  private announceAppended(): void {
+    for (const listener of this.#appendListeners) {
+      try {
+        listener();
+      } catch {
+        /* a listener's bug must not fail the append */
+      }
+    }
   }
 
   private query<T>(sql: string, params: unknown[]) {

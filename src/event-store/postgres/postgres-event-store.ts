@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { installEventStoreSchema } from '../sql/event-store-schema.js';
+import { APPENDED_CHANNEL } from '../sql/migrations/0004-append-notifications.js';
 import { SqlEventStore } from '../sql-event-store.js';
+import { PgNotificationListener } from './pg-notification-listener.js';
 import { PgPoolExecutor } from './pg-pool-executor.js';
 import { toUnavailableError } from './unavailable-error.js';
 
@@ -28,8 +30,27 @@ export interface PostgresEventStoreOptions {
  * statement timeout + connection timeout also covers a server that stopped answering.
  */
 export class PostgresEventStore extends SqlEventStore {
-  private constructor(private readonly pgExecutor: PgPoolExecutor) {
-    super(pgExecutor, () => pgExecutor.pool.end());
+  private constructor(
+    private readonly pgExecutor: PgPoolExecutor,
+    private readonly listener: { current: PgNotificationListener | null } = { current: null },
+  ) {
+    super(pgExecutor, async () => {
+      await listener.current?.close();
+      await pgExecutor.pool.end();
+    });
+  }
+
+  /**
+   * Other processes' appends arrive as NOTIFY on `ledger_events_appended` (migration 4), over one
+   * dedicated session opened on the first subscription and reconnected when it drops.
+   */
+  protected override watchOtherWriters(announce: () => void): void {
+    this.listener.current = new PgNotificationListener({
+      connection: this.pgExecutor.pool.options,
+      channel: APPENDED_CHANNEL,
+      onNotify: announce,
+    });
+    this.listener.current.start();
   }
 
   /** The pg executor (and `.pool`) for projections that keep tables in the same database. */

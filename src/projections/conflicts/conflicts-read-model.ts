@@ -1,0 +1,170 @@
+import type { EventStore, RecordedEvent } from '../../event-store/event-store.port.js';
+import type { SqlExecutor } from '../../event-store/sql-executor.js';
+import { AUDIT_STREAM_PREFIX, OPERATION_STREAM_PREFIX } from '../../ledger/index.js';
+import type { FeedChange, ReadModel, TableNames } from '../core/read-model.js';
+import type { Column } from '../core/sql-rows.js';
+import { diffJson } from './json-diff.js';
+
+/** Feed of new payload conflicts. */
+export const CONFLICTS_FEED = 'conflicts';
+
+const COLUMNS: readonly Column[] = [
+  { name: 'event_id', type: 'uuid' },
+  { name: 'position', type: 'bigint' },
+  { name: 'tenant', type: 'text' },
+  { name: 'operation_id', type: 'uuid' },
+  { name: 'source', type: 'text' },
+  { name: 'action', type: 'text' },
+  { name: 'subject', type: 'text' },
+  { name: 'revision', type: 'integer' },
+  { name: 'attempt', type: 'integer' },
+  { name: 'at', type: 'timestamptz' },
+  { name: 'worker_id', type: 'text' },
+  { name: 'existing_fingerprint', type: 'text' },
+  { name: 'incoming_fingerprint', type: 'text' },
+  { name: 'diff', type: 'jsonb' },
+  { name: 'diff_truncated', type: 'boolean' },
+];
+
+/** First claim payloads by decision stream, looked up before the batch transaction. */
+type Payloads = Map<string, Map<string, unknown>>;
+
+/**
+ * The conflict report: one row per PayloadConflictDetected — key, both fingerprints, when, which
+ * worker, and a field-level diff of the first claim's payload (kept in its OperationClaimed /
+ * ApprovalRequested event) against the incoming one (kept in the conflict event). The first
+ * payload is read from the operation's decision stream in {@link prepare}: that event is older
+ * and immutable, so the result is the same in a rebuild. `diff` is null when it is not stored.
+ * Rows are keyed by event id, so a re-applied event changes nothing.
+ */
+export class ConflictsReadModel implements ReadModel {
+  readonly name = 'conflicts';
+  readonly tables = ['conflicts'];
+  readonly feeds = [CONFLICTS_FEED];
+
+  constructor(private readonly store: EventStore) {}
+
+  createTables(n: TableNames): string {
+    return `
+create table ${n.conflicts} (
+  ${COLUMNS.map((c) => `${c.name} ${c.type}`).join(',\n  ')},
+  primary key (event_id)
+);
+create index on ${n.conflicts} (tenant, position);
+create index on ${n.conflicts} (tenant, action, position);
+`;
+  }
+
+  async prepare(events: readonly RecordedEvent[]): Promise<Payloads> {
+    const payloads: Payloads = new Map();
+    for (const event of events) {
+      if (event.type !== 'PayloadConflictDetected') continue;
+      const stream = decisionStreamOf(event.streamName);
+      if (!stream || payloads.has(stream)) continue;
+      const byFingerprint = new Map<string, unknown>();
+      for (const e of await this.store.read(stream)) {
+        const d = e.data as { fingerprint?: unknown; payload?: unknown };
+        const isIntent = e.type === 'OperationClaimed' || e.type === 'ApprovalRequested';
+        if (
+          isIntent &&
+          typeof d.fingerprint === 'string' &&
+          d.payload != null &&
+          !byFingerprint.has(d.fingerprint)
+        ) {
+          byFingerprint.set(d.fingerprint, d.payload);
+        }
+      }
+      payloads.set(stream, byFingerprint);
+    }
+    return payloads;
+  }
+
+  async apply(
+    tx: SqlExecutor,
+    events: readonly RecordedEvent[],
+    n: TableNames,
+    prepared: unknown,
+  ): Promise<FeedChange[]> {
+    const payloads = (prepared as Payloads | undefined) ?? new Map();
+    const rows = [];
+    for (const event of events) {
+      if (event.type !== 'PayloadConflictDetected') continue;
+      const d = event.data as Record<string, unknown>;
+      const key = d.key as {
+        tenant: string;
+        source: string;
+        action: string;
+        subject: string;
+        revision: number;
+      };
+      const existing = payloads
+        .get(decisionStreamOf(event.streamName) ?? '')
+        ?.get(String(d.existingFingerprint));
+      const diff =
+        existing === undefined || d.incomingPayload === undefined
+          ? null
+          : diffJson(existing, d.incomingPayload);
+      rows.push({
+        event_id: event.id,
+        position: event.globalPosition.toString(),
+        tenant: String(d.tenant),
+        operation_id: String(d.operationId),
+        source: key.source,
+        action: key.action,
+        subject: key.subject,
+        revision: key.revision,
+        attempt: Number(d.attempt ?? 0),
+        at: String(d.at),
+        worker_id: (d.workerId as string | null) ?? null,
+        existing_fingerprint: String(d.existingFingerprint),
+        incoming_fingerprint: String(d.incomingFingerprint),
+        diff: diff?.differences ?? null,
+        diff_truncated: diff?.truncated ?? false,
+      });
+    }
+    if (rows.length === 0) return [];
+    const names = COLUMNS.map((c) => c.name).join(', ');
+    await tx.query(
+      `insert into ${n.conflicts} (${names})
+       select ${names} from jsonb_to_recordset($1::text::jsonb) as x(${COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')})
+       on conflict (event_id) do nothing`,
+      [JSON.stringify(rows)],
+    );
+    return rows.map((row) => ({
+      feed: CONFLICTS_FEED,
+      position: BigInt(row.position),
+      tenant: row.tenant,
+      type: 'conflict',
+      data: presentConflictRow(row),
+    }));
+  }
+}
+
+/** `operation-<key>` for an `audit-operation-<key>` stream name, else null. */
+function decisionStreamOf(auditStream: string): string | null {
+  if (!auditStream.startsWith(AUDIT_STREAM_PREFIX)) return null;
+  return OPERATION_STREAM_PREFIX + auditStream.slice(AUDIT_STREAM_PREFIX.length);
+}
+
+/** A conflict row as the API and the feed show it. */
+export function presentConflictRow(row: Record<string, unknown>) {
+  return {
+    eventId: row.event_id,
+    position: String(row.position),
+    operationId: row.operation_id,
+    key: {
+      tenant: row.tenant,
+      source: row.source,
+      action: row.action,
+      subject: row.subject,
+      revision: Number(row.revision),
+    },
+    attempt: Number(row.attempt),
+    at: row.at instanceof Date ? row.at.toISOString() : new Date(String(row.at)).toISOString(),
+    workerId: row.worker_id ?? null,
+    existingFingerprint: row.existing_fingerprint,
+    incomingFingerprint: row.incoming_fingerprint,
+    diff: row.diff ?? null,
+    diffTruncated: row.diff_truncated === true,
+  };
+}

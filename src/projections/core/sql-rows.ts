@@ -1,0 +1,42 @@
+import type { SqlQueryable } from '../../event-store/sql-executor.js';
+
+/** A column of a read-model table: its name and SQL type. */
+export interface Column {
+  readonly name: string;
+  readonly type: string;
+}
+
+/**
+ * Inserts or updates `rows` of `table` in ONE statement (`jsonb_to_recordset`), keyed by `key`.
+ * Each row object has a property per column (bigints as decimal strings). With `guardColumn`,
+ * an existing row is only overwritten by a row whose guard value is greater (e.g.
+ * `last_position`), so writing an older version of a row changes nothing.
+ */
+export async function upsertRows(
+  tx: SqlQueryable,
+  table: string,
+  columns: readonly Column[],
+  key: readonly string[],
+  rows: readonly object[],
+  guardColumn?: string,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const names = columns.map((c) => c.name).join(', ');
+  const types = columns.map((c) => `${c.name} ${c.type}`).join(', ');
+  const updates = columns
+    .filter((c) => !key.includes(c.name))
+    .map((c) => `${c.name} = excluded.${c.name}`)
+    .join(', ');
+  const guard = guardColumn ? ` where ${table}.${guardColumn} < excluded.${guardColumn}` : '';
+  await tx.query(
+    `insert into ${table} (${names})
+     select ${names} from jsonb_to_recordset($1::text::jsonb) as x(${types})
+     on conflict (${key.join(', ')}) do update set ${updates}${guard}`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/** Orders bigints ascending (for `Array.prototype.sort`). */
+export function compareBigint(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,94 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
+import { ActionFilterDto, TimeRangeQueryDto } from './page-query.dto.js';
+
+/** States an operation can be in (filters). */
+export const OPERATION_STATES = [
+  'in_progress',
+  'confirmed',
+  'failed',
+  'released',
+  'unknown',
+  'abandoned',
+  'awaiting_approval',
+  'approved',
+  'rejected',
+] as const;
+
+/** Reasons of the review queue (filters). */
+export const REVIEW_REASONS = [
+  'unknown_outcome',
+  'final_failure',
+  'duplicate_effect',
+  'awaiting_approval',
+] as const;
+
+/** Query of GET /v1/tenants/{tenant}/operations (the status view). */
+export class ListOperationsQueryDto extends ActionFilterDto {
+  @ApiPropertyOptional({ enum: OPERATION_STATES })
+  @IsOptional()
+  @IsIn(OPERATION_STATES)
+  state?: string;
+
+  @ApiPropertyOptional({ example: 'shopify' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 256)
+  source?: string;
+
+  @ApiPropertyOptional({ description: 'Operations whose subject starts with this', example: 'order:' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 256)
+  subjectPrefix?: string;
+
+  @ApiPropertyOptional({ description: 'Only operations whose last change is at or after this (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  changedSince?: string;
+
+  @ApiPropertyOptional({
+    enum: ['desc', 'asc'],
+    default: 'desc',
+    description: 'By last change (projection order)',
+  })
+  @IsOptional()
+  @IsIn(['desc', 'asc'])
+  order?: 'desc' | 'asc';
+}
+
+/** Query of GET /v1/tenants/{tenant}/review-queue. */
+export class ReviewQueueQueryDto extends ActionFilterDto {
+  @ApiPropertyOptional({ enum: REVIEW_REASONS })
+  @IsOptional()
+  @IsIn(REVIEW_REASONS)
+  reason?: string;
+}
+
+/** Query of GET /v1/tenants/{tenant}/conflicts. */
+export class ConflictsQueryDto extends ActionFilterDto {
+  @ApiPropertyOptional({ description: 'Only conflicts at or after this (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  since?: string;
+}
+
+/** Query of GET /v1/tenants/{tenant}/metrics. */
+export class MetricsQueryDto extends TimeRangeQueryDto {
+  @ApiPropertyOptional({ enum: ['hour', 'day'], default: 'day' })
+  @IsOptional()
+  @IsIn(['hour', 'day'])
+  bucket?: 'hour' | 'day';
+}
+
+/** Query of GET /v1/tenants/{tenant}/reconciliation. */
+export class ReconciliationQueryDto extends TimeRangeQueryDto {
+  @ApiPropertyOptional({
+    enum: ['json', 'csv'],
+    default: 'json',
+    description: 'csv: every matching operation, one line each',
+  })
+  @IsOptional()
+  @IsIn(['json', 'csv'])
+  format?: 'json' | 'csv';
+}

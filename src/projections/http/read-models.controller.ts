@@ -1,0 +1,155 @@
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { type Caller, CurrentCaller, RequireRole } from '../../auth/index.js';
+import { CLOCK, type Clock } from '../../operations/core/clock.js';
+import { queryConflicts } from '../conflicts/conflicts-queries.js';
+import { metricsBuckets, metricsTotals } from '../metrics/metrics-queries.js';
+import { queryReviewQueue, summarizeReviewQueue } from '../operations/review-queue-queries.js';
+import { queryStatus } from '../operations/status-queries.js';
+import { ProjectionRuntime } from '../projection-runtime.js';
+import { cursorPosition, decodeCursor, encodeCursor, invalidCursor } from './cursor.js';
+import { DEFAULT_PAGE_SIZE } from './dto/page-query.dto.js';
+import {
+  ConflictsQueryDto,
+  ListOperationsQueryDto,
+  MetricsQueryDto,
+  ReviewQueueQueryDto,
+} from './dto/read-model-queries.dto.js';
+import { readableTenant } from './tenant-param.js';
+
+/**
+ * Tenant-scoped read models (status view, review queue, conflict report, duplicate-prevented
+ * metrics). Every answer carries `checkpoint` (the global position the read model has applied,
+ * a decimal string) and `lag` `{events, seconds, capped}`; lists are paginated with an opaque
+ * `cursor` (`nextCursor`, null on the last page) and `limit`. Invalid filters → 400 `validation`
+ * naming the field; another tenant → 403 `forbidden-tenant`.
+ */
+@ApiTags('read models')
+@Controller('v1/tenants/:tenant')
+export class ReadModelsController {
+  constructor(
+    private readonly runtime: ProjectionRuntime,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  private get sql() {
+    return this.runtime.db.executor;
+  }
+
+  @Get('operations')
+  @RequireRole('auditor', 'operator')
+  @ApiOperation({ summary: 'Status view: one row per operation, filtered, newest change first' })
+  @ApiResponse({ status: 200, description: '{ tenant, checkpoint, lag, items, nextCursor }' })
+  async operations(
+    @Param('tenant') tenant: string,
+    @Query() q: ListOperationsQueryDto,
+    @CurrentCaller() caller: Caller,
+  ) {
+    readableTenant(caller, tenant);
+    const freshness = await this.runtime.freshnessOf('operations');
+    const after = decodeCursor(q.cursor, 1)?.[0];
+    const page = await queryStatus(this.sql, {
+      tenant,
+      state: q.state,
+      action: q.action,
+      source: q.source,
+      subjectPrefix: q.subjectPrefix,
+      changedSince: q.changedSince,
+      order: q.order ?? 'desc',
+      limit: q.limit ?? DEFAULT_PAGE_SIZE,
+      after: after === undefined ? undefined : cursorPosition(after),
+    });
+    return {
+      tenant,
+      ...freshness,
+      items: page.items,
+      nextCursor: page.last === null ? null : encodeCursor([page.last]),
+    };
+  }
+
+  @Get('review-queue')
+  @RequireRole('auditor', 'operator')
+  @ApiOperation({
+    summary: 'Operations awaiting a human, oldest first, with age, steps, keys and lease history',
+  })
+  async reviewQueue(
+    @Param('tenant') tenant: string,
+    @Query() q: ReviewQueueQueryDto,
+    @CurrentCaller() caller: Caller,
+  ) {
+    readableTenant(caller, tenant);
+    const freshness = await this.runtime.freshnessOf('operations');
+    const after = decodeCursor(q.cursor, 3);
+    if (after && (Number.isNaN(Date.parse(after[0]!)) || !/^[0-9a-f-]{36}$/.test(after[1]!)))
+      throw invalidCursor();
+    const page = await queryReviewQueue(this.sql, {
+      tenant,
+      reason: q.reason,
+      action: q.action,
+      limit: q.limit ?? DEFAULT_PAGE_SIZE,
+      after,
+      now: this.clock.now(),
+    });
+    return {
+      tenant,
+      ...freshness,
+      summary: await summarizeReviewQueue(this.sql, tenant, q.action),
+      items: page.items,
+      nextCursor: page.last === null ? null : encodeCursor(page.last),
+    };
+  }
+
+  @Get('conflicts')
+  @RequireRole('auditor', 'operator')
+  @ApiOperation({ summary: 'Payload conflicts: key, both fingerprints, when, worker, field-level diff' })
+  async conflicts(
+    @Param('tenant') tenant: string,
+    @Query() q: ConflictsQueryDto,
+    @CurrentCaller() caller: Caller,
+  ) {
+    readableTenant(caller, tenant);
+    const freshness = await this.runtime.freshnessOf('conflicts');
+    const after = decodeCursor(q.cursor, 1)?.[0];
+    const page = await queryConflicts(this.sql, {
+      tenant,
+      action: q.action,
+      since: q.since,
+      limit: q.limit ?? DEFAULT_PAGE_SIZE,
+      after: after === undefined ? undefined : cursorPosition(after),
+    });
+    return {
+      tenant,
+      ...freshness,
+      items: page.items,
+      nextCursor: page.last === null ? null : encodeCursor([page.last]),
+    };
+  }
+
+  @Get('metrics')
+  @RequireRole('auditor', 'operator')
+  @ApiOperation({ summary: 'Duplicate-prevented counters per action and hour/day bucket, with totals' })
+  async metrics(
+    @Param('tenant') tenant: string,
+    @Query() q: MetricsQueryDto,
+    @CurrentCaller() caller: Caller,
+  ) {
+    readableTenant(caller, tenant);
+    const freshness = await this.runtime.freshnessOf('metrics');
+    const scope = { tenant, bucket: q.bucket ?? 'day', action: q.action, from: q.from, to: q.to } as const;
+    const after = decodeCursor(q.cursor, 2);
+    if (after && Number.isNaN(Date.parse(after[0]!))) throw invalidCursor();
+    const { totals, byAction } = await metricsTotals(this.sql, scope);
+    const page = await metricsBuckets(this.sql, scope, q.limit ?? DEFAULT_PAGE_SIZE, after);
+    return {
+      tenant,
+      ...freshness,
+      bucket: scope.bucket,
+      from: q.from ?? null,
+      to: q.to ?? null,
+      totals,
+      byAction,
+      buckets: page.buckets,
+      nextCursor: page.last === null ? null : encodeCursor(page.last),
+    };
+  }
+}

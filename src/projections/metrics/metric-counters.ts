@@ -1,0 +1,76 @@
+import type { RecordedEvent } from '../../event-store/event-store.port.js';
+
+/**
+ * The duplicate-prevented counters, as column names of the metrics read model:
+ * - `claims`: attempts acquired (OperationClaimed);
+ * - `duplicate_claims_prevented`: every claim answered without a new attempt
+ *   (DuplicateClaimPrevented) — of which `replays` (a terminal outcome replayed),
+ *   `in_progress_refusals` and `awaiting_recovery_refusals`;
+ * - `payload_conflicts`: same key, different payload (PayloadConflictDetected);
+ * - `unknown_opened`: outcomes that became uncertain (OutcomeUnknown);
+ * - `unknown_resolved`: uncertain outcomes settled — operator resolutions, recovery evidence
+ *   `found`/`not_found`, and late confirmations accepted as evidence;
+ * - `duplicate_effects`: second destination references detected (DuplicateEffectDetected).
+ */
+export const COUNTERS = [
+  'claims',
+  'duplicate_claims_prevented',
+  'replays',
+  'in_progress_refusals',
+  'awaiting_recovery_refusals',
+  'payload_conflicts',
+  'unknown_opened',
+  'unknown_resolved',
+  'duplicate_effects',
+] as const;
+
+export type CounterName = (typeof COUNTERS)[number];
+export type Counters = Record<CounterName, number>;
+
+/** All counters at zero. */
+export function zeroCounters(): Counters {
+  return Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Counters;
+}
+
+const ANSWER_COUNTER: Record<string, CounterName> = {
+  replayed: 'replays',
+  in_progress: 'in_progress_refusals',
+  awaiting_recovery: 'awaiting_recovery_refusals',
+};
+
+/** The counters one event increments (by one each); `[]` for events that count nothing. */
+export function countersOf(event: RecordedEvent): CounterName[] {
+  const d = event.data as Record<string, unknown>;
+  switch (event.type) {
+    case 'OperationClaimed':
+      return ['claims'];
+    case 'DuplicateClaimPrevented': {
+      const specific = ANSWER_COUNTER[String(d.answer)];
+      return specific ? ['duplicate_claims_prevented', specific] : ['duplicate_claims_prevented'];
+    }
+    case 'PayloadConflictDetected':
+      return ['payload_conflicts'];
+    case 'OutcomeUnknown':
+      return ['unknown_opened'];
+    case 'OperationResolved':
+      return ['unknown_resolved'];
+    case 'RecoveryEvidenceSubmitted':
+      return d.verdict === 'found' || d.verdict === 'not_found' ? ['unknown_resolved'] : [];
+    case 'OperationConfirmed':
+      return d.source === 'late_confirmation' ? ['unknown_resolved'] : [];
+    case 'DuplicateEffectDetected':
+      return ['duplicate_effects'];
+    default:
+      return [];
+  }
+}
+
+/** camelCase name of a counter for JSON answers (`duplicate_claims_prevented` → `duplicateClaimsPrevented`). */
+export function camel(counter: string): string {
+  return counter.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** Counters keyed in camelCase, for JSON answers. */
+export function presentCounters(counters: Partial<Record<string, unknown>>): Record<string, number> {
+  return Object.fromEntries(COUNTERS.map((c) => [camel(c), Number(counters[c] ?? 0)]));
+}

@@ -1,0 +1,172 @@
+import type { RecordedEvent } from '../../event-store/event-store.port.js';
+import type { SqlExecutor } from '../../event-store/sql-executor.js';
+import type { FeedChange, ReadModel, TableNames } from '../core/read-model.js';
+import { type Column, upsertRows } from '../core/sql-rows.js';
+import { isOperationEvent } from '../operations/operation-fold.js';
+import { COUNTERS, type Counters, countersOf, presentCounters, zeroCounters } from './metric-counters.js';
+
+/** Feed of metrics updates (one per counted event). */
+export const METRICS_FEED = 'metrics';
+
+/** Time buckets of the metrics read model (UTC). */
+export type BucketKind = 'hour' | 'day';
+export const BUCKET_KINDS: readonly BucketKind[] = ['hour', 'day'];
+
+const COLUMNS: readonly Column[] = [
+  { name: 'tenant', type: 'text' },
+  { name: 'action', type: 'text' },
+  { name: 'bucket', type: 'text' },
+  { name: 'bucket_start', type: 'timestamptz' },
+  ...COUNTERS.map((c) => ({ name: c, type: 'bigint' })),
+  { name: 'last_position', type: 'bigint' },
+];
+
+interface Bucket {
+  tenant: string;
+  action: string;
+  bucket: BucketKind;
+  bucketStart: string;
+  counters: Counters;
+  position: bigint;
+}
+
+/** Start of the UTC hour or day containing `at` (ISO 8601). */
+export function bucketStart(at: string, kind: BucketKind): string {
+  const d = new Date(at);
+  if (kind === 'day') d.setUTCHours(0, 0, 0, 0);
+  else d.setUTCMinutes(0, 0, 0);
+  return d.toISOString();
+}
+
+const keyOf = (tenant: string, action: string, kind: string, start: string) =>
+  JSON.stringify([tenant, action, kind, new Date(start).toISOString()]);
+
+/**
+ * The duplicate-prevented metrics: counters (see {@link COUNTERS}) per tenant, action and UTC
+ * hour and day, bucketed by the event's server time `at`. Each bucket row keeps the position of
+ * the last event counted in it; events are applied in global order, so an event at or before it
+ * was already counted and is skipped (a re-applied event changes nothing).
+ */
+export class MetricsReadModel implements ReadModel {
+  readonly name = 'metrics';
+  readonly tables = ['metrics'];
+  readonly feeds = [METRICS_FEED];
+
+  createTables(n: TableNames): string {
+    return `
+create table ${n.metrics} (
+  ${COLUMNS.map((c) => `${c.name} ${c.type}${c.type === 'bigint' ? ' not null default 0' : ' not null'}`).join(',\n  ')},
+  primary key (tenant, action, bucket, bucket_start)
+);
+create index on ${n.metrics} (tenant, bucket, bucket_start);
+`;
+  }
+
+  async apply(tx: SqlExecutor, events: readonly RecordedEvent[], n: TableNames): Promise<FeedChange[]> {
+    const counted = events
+      .map((event) => ({ event, counters: countersOf(event), d: event.data as Record<string, unknown> }))
+      .filter(
+        (c) =>
+          c.counters.length > 0 &&
+          isOperationEvent(c.event) &&
+          typeof c.d.tenant === 'string' &&
+          typeof c.d.at === 'string' &&
+          !Number.isNaN(Date.parse(c.d.at)),
+      );
+    if (counted.length === 0) return [];
+    const wanted = counted.flatMap(({ d }) =>
+      BUCKET_KINDS.map((kind) => ({
+        tenant: d.tenant as string,
+        action: actionOf(d),
+        bucket: kind,
+        bucket_start: bucketStart(d.at as string, kind),
+      })),
+    );
+    const buckets = await this.load(tx, n, wanted);
+    const touched = new Map<string, Bucket>();
+    const changes: FeedChange[] = [];
+    for (const { event, counters, d } of counted) {
+      const tenant = d.tenant as string;
+      const action = actionOf(d);
+      const views: Record<string, unknown> = {};
+      for (const kind of BUCKET_KINDS) {
+        const start = bucketStart(d.at as string, kind);
+        const key = keyOf(tenant, action, kind, start);
+        const bucket = buckets.get(key) ?? {
+          tenant,
+          action,
+          bucket: kind,
+          bucketStart: start,
+          counters: zeroCounters(),
+          position: -1n,
+        };
+        if (event.globalPosition <= bucket.position) continue; // already counted
+        for (const c of counters) bucket.counters[c] += 1;
+        bucket.position = event.globalPosition;
+        buckets.set(key, bucket);
+        touched.set(key, bucket);
+        views[kind] = { bucketStart: start, counters: presentCounters(bucket.counters) };
+      }
+      if (Object.keys(views).length === 0) continue;
+      changes.push({
+        feed: METRICS_FEED,
+        position: event.globalPosition,
+        tenant,
+        type: 'metrics',
+        data: { action, event: event.type, incremented: counters, ...views },
+      });
+    }
+    const rows = [...touched.values()].map((b) => ({
+      tenant: b.tenant,
+      action: b.action,
+      bucket: b.bucket,
+      bucket_start: b.bucketStart,
+      ...b.counters,
+      last_position: b.position.toString(),
+    }));
+    await upsertRows(
+      tx,
+      n.metrics!,
+      COLUMNS,
+      ['tenant', 'action', 'bucket', 'bucket_start'],
+      rows,
+      'last_position',
+    );
+    return changes;
+  }
+
+  private async load(
+    tx: SqlExecutor,
+    n: TableNames,
+    wanted: { tenant: string; action: string; bucket: string; bucket_start: string }[],
+  ): Promise<Map<string, Bucket>> {
+    const { rows } = await tx.query<Record<string, string>>(
+      `select m.tenant, m.action, m.bucket, to_char(m.bucket_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as bucket_start,
+              ${COUNTERS.map((c) => `m.${c}::text as ${c}`).join(', ')}, m.last_position::text as last_position
+         from ${n.metrics} m
+         join (select distinct * from jsonb_to_recordset($1::text::jsonb)
+                 as x(tenant text, action text, bucket text, bucket_start timestamptz)) w
+           on (m.tenant, m.action, m.bucket, m.bucket_start) = (w.tenant, w.action, w.bucket, w.bucket_start)`,
+      [JSON.stringify(wanted)],
+    );
+    const buckets = new Map<string, Bucket>();
+    for (const r of rows) {
+      const counters = zeroCounters();
+      for (const c of COUNTERS) counters[c] = Number(r[c]);
+      buckets.set(keyOf(r.tenant!, r.action!, r.bucket!, r.bucket_start!), {
+        tenant: r.tenant!,
+        action: r.action!,
+        bucket: r.bucket as BucketKind,
+        bucketStart: r.bucket_start!,
+        counters,
+        position: BigInt(r.last_position!),
+      });
+    }
+    return buckets;
+  }
+}
+
+function actionOf(d: Record<string, unknown>): string {
+  const key = d.key as { action?: unknown } | undefined;
+  return typeof key?.action === 'string' ? key.action : '';
+}

@@ -1,0 +1,230 @@
+import type { RecordedEvent } from '../../event-store/event-store.port.js';
+import type { SqlExecutor } from '../../event-store/sql-executor.js';
+import type { FeedChange, ReadModel, TableNames } from '../core/read-model.js';
+import { type Column, upsertRows } from '../core/sql-rows.js';
+import { stableJson } from '../core/stable-json.js';
+import {
+  foldEvent,
+  isAuditEvent,
+  isOperationEvent,
+  type OperationFold,
+  restoreFold,
+} from './operation-fold.js';
+import { type ReviewItem, reviewItems } from './review-items.js';
+import { presentStatusRow, type StatusRow, statusRow } from './status-row.js';
+
+/** Feed of status changes (one per decision event). */
+export const OPERATIONS_FEED = 'operations';
+/** Feed of review-queue changes (one per event that changed an operation's queue entries). */
+export const REVIEW_FEED = 'review-queue';
+
+const STATUS_COLUMNS: readonly Column[] = [
+  { name: 'operation_id', type: 'uuid' },
+  { name: 'tenant', type: 'text' },
+  { name: 'source', type: 'text' },
+  { name: 'action', type: 'text' },
+  { name: 'subject', type: 'text' },
+  { name: 'revision', type: 'integer' },
+  { name: 'state', type: 'text' },
+  { name: 'retryable', type: 'boolean' },
+  { name: 'attempt', type: 'integer' },
+  { name: 'fingerprint', type: 'text' },
+  { name: 'last_error', type: 'jsonb' },
+  { name: 'last_completed_step', type: 'text' },
+  { name: 'destination_ref', type: 'text' },
+  { name: 'duplicate_effects', type: 'integer' },
+  { name: 'duplicate_claims', type: 'integer' },
+  { name: 'payload_conflicts', type: 'integer' },
+  { name: 'lease_worker', type: 'text' },
+  { name: 'lease_expires_at', type: 'timestamptz' },
+  { name: 'first_seen', type: 'timestamptz' },
+  { name: 'last_change', type: 'timestamptz' },
+  { name: 'last_position', type: 'bigint' },
+  { name: 'fold', type: 'jsonb' },
+];
+
+const REVIEW_COLUMNS: readonly Column[] = [
+  { name: 'operation_id', type: 'uuid' },
+  { name: 'reason', type: 'text' },
+  { name: 'tenant', type: 'text' },
+  { name: 'source', type: 'text' },
+  { name: 'action', type: 'text' },
+  { name: 'subject', type: 'text' },
+  { name: 'revision', type: 'integer' },
+  { name: 'since', type: 'timestamptz' },
+  { name: 'detail', type: 'jsonb' },
+  { name: 'last_position', type: 'bigint' },
+];
+
+interface Loaded {
+  fold: OperationFold;
+  position: bigint;
+  review: Map<string, string>; // reason → JSON of {since, detail}
+}
+
+/**
+ * The operations read model: the status view (`operations`: one row per operation — key parts,
+ * state, attempts, last error, last completed step, destination reference, lease, first seen,
+ * last change) and the review queue (`review_queue`: one row per operation and reason). The
+ * reconciliation report is a query over the status view. Rows keep the domain fold, so each
+ * batch loads the touched operations once, folds their events in memory and writes each row once.
+ */
+export class OperationsReadModel implements ReadModel {
+  readonly name = 'operations';
+  readonly tables = ['operations', 'review_queue'];
+  readonly feeds = [OPERATIONS_FEED, REVIEW_FEED];
+
+  createTables(n: TableNames): string {
+    const cols = (columns: readonly Column[]) => columns.map((c) => `${c.name} ${c.type}`).join(',\n  ');
+    return `
+create table ${n.operations} (
+  ${cols(STATUS_COLUMNS)},
+  primary key (operation_id)
+);
+create index on ${n.operations} (tenant, last_position);
+create index on ${n.operations} (tenant, state, last_position);
+create index on ${n.operations} (tenant, action, first_seen);
+create table ${n.review_queue} (
+  ${cols(REVIEW_COLUMNS)},
+  primary key (operation_id, reason)
+);
+create index on ${n.review_queue} (tenant, since, operation_id, reason);
+`;
+  }
+
+  async apply(tx: SqlExecutor, events: readonly RecordedEvent[], n: TableNames): Promise<FeedChange[]> {
+    const ids = [...new Set(events.map(operationIdOf).filter((id): id is string => id !== null))];
+    const loaded = await this.load(tx, n, ids);
+    const rows = new Map<string, StatusRow>();
+    const reviewRows = new Map<
+      string,
+      { id: string; items: ReviewItem[]; position: bigint; row: StatusRow }
+    >();
+    const changes: FeedChange[] = [];
+    for (const event of events) {
+      const id = operationIdOf(event);
+      if (!id) continue;
+      const current = loaded.get(id);
+      if (current && event.globalPosition <= current.position) continue; // already applied
+      const fold = foldEvent(current?.fold ?? null, event);
+      if (!fold) continue;
+      const row = statusRow(id, fold, event.globalPosition);
+      if (!row) continue;
+      const review = current?.review ?? new Map<string, string>();
+      loaded.set(id, { fold, position: event.globalPosition, review });
+      rows.set(id, row);
+      if (isAuditEvent(event)) continue;
+      changes.push(
+        this.change(OPERATIONS_FEED, event, row, 'operation', {
+          event: event.type,
+          ...presentStatusRow(row),
+        }),
+      );
+      const items = reviewItems(fold);
+      const next = new Map(items.map((i) => [i.reason, reviewFingerprint(i.since, i.detail)]));
+      if (sameEntries(review, next)) continue;
+      loaded.set(id, { fold, position: event.globalPosition, review: next });
+      reviewRows.set(id, { id, items, position: event.globalPosition, row });
+      changes.push(
+        this.change(REVIEW_FEED, event, row, 'review', {
+          operationId: id,
+          key: presentStatusRow(row).key,
+          state: row.state,
+          change: review.size === 0 ? 'added' : next.size === 0 ? 'removed' : 'updated',
+          reasons: [...next.keys()],
+          previousReasons: [...review.keys()].sort(),
+          items: items.map((i) => ({ reason: i.reason, since: i.since, ...i.detail })),
+        }),
+      );
+    }
+    await upsertRows(
+      tx,
+      n.operations!,
+      STATUS_COLUMNS,
+      ['operation_id'],
+      [...rows.values()],
+      'last_position',
+    );
+    await this.writeReview(tx, n, [...reviewRows.values()]);
+    return changes;
+  }
+
+  private async load(tx: SqlExecutor, n: TableNames, ids: string[]): Promise<Map<string, Loaded>> {
+    const loaded = new Map<string, Loaded>();
+    if (ids.length === 0) return loaded;
+    const { rows } = await tx.query<{ operation_id: string; fold: OperationFold; last_position: string }>(
+      `select operation_id::text, fold, last_position::text from ${n.operations} where operation_id = any($1::uuid[])`,
+      [ids],
+    );
+    for (const r of rows) {
+      loaded.set(r.operation_id, {
+        fold: restoreFold(r.fold),
+        position: BigInt(r.last_position),
+        review: new Map(),
+      });
+    }
+    const review = await tx.query<{ operation_id: string; reason: string; since: string; detail: unknown }>(
+      `select operation_id::text, reason, to_char(since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as since, detail
+         from ${n.review_queue} where operation_id = any($1::uuid[])`,
+      [ids],
+    );
+    for (const r of review.rows) {
+      loaded.get(r.operation_id)?.review.set(r.reason, reviewFingerprint(r.since, r.detail));
+    }
+    return loaded;
+  }
+
+  private async writeReview(
+    tx: SqlExecutor,
+    n: TableNames,
+    ops: { id: string; items: ReviewItem[]; position: bigint; row: StatusRow }[],
+  ): Promise<void> {
+    if (ops.length === 0) return;
+    const keep = ops.flatMap((op) => op.items.map((i) => `${op.id}/${i.reason}`));
+    await tx.query(
+      `delete from ${n.review_queue} where operation_id = any($1::uuid[])
+         and not (operation_id::text || '/' || reason = any($2::text[]))`,
+      [ops.map((op) => op.id), keep],
+    );
+    const rows = ops.flatMap((op) =>
+      op.items.map((i) => ({
+        operation_id: op.id,
+        reason: i.reason,
+        tenant: op.row.tenant,
+        source: op.row.source,
+        action: op.row.action,
+        subject: op.row.subject,
+        revision: op.row.revision,
+        since: i.since,
+        detail: i.detail,
+        last_position: op.position.toString(),
+      })),
+    );
+    await upsertRows(tx, n.review_queue!, REVIEW_COLUMNS, ['operation_id', 'reason'], rows);
+  }
+
+  private change(
+    feed: string,
+    event: RecordedEvent,
+    row: StatusRow,
+    type: string,
+    data: Record<string, unknown>,
+  ): FeedChange {
+    return { feed, position: event.globalPosition, tenant: row.tenant, type, data };
+  }
+}
+
+function operationIdOf(event: RecordedEvent): string | null {
+  return isOperationEvent(event) ? (event.data as { operationId: string }).operationId : null;
+}
+
+/** Comparable text of one review entry (member order and time spelling normalised). */
+function reviewFingerprint(since: string, detail: unknown): string {
+  return stableJson({ since: new Date(since).toISOString(), detail });
+}
+
+function sameEntries(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}

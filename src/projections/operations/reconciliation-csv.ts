@@ -1,0 +1,39 @@
+import type { ReconciliationLine } from './reconciliation-queries.js';
+
+/** Columns of the reconciliation CSV, in order (RFC 4180, header line first). */
+export const RECONCILIATION_CSV_COLUMNS: readonly (keyof ReconciliationLine)[] = [
+  'operationId',
+  'source',
+  'action',
+  'subject',
+  'revision',
+  'category',
+  'state',
+  'destinationRef',
+  'duplicateEffects',
+  'attempts',
+  'firstSeen',
+  'lastChange',
+];
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes doubled. A text
+ * value a spreadsheet would run as a formula (starting with `=`, `+`, `@`, tab or CR, or `-` not
+ * followed by a digit) is prefixed with `'` (OWASP CSV injection); numbers are written as they are.
+ */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^([=+@\t\r]|-(?!\d))/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The header line, CRLF-terminated. */
+export function csvHeader(): string {
+  return RECONCILIATION_CSV_COLUMNS.join(',') + '\r\n';
+}
+
+/** One report line, CRLF-terminated. */
+export function csvLine(line: ReconciliationLine): string {
+  return RECONCILIATION_CSV_COLUMNS.map((c) => csvField(line[c])).join(',') + '\r\n';
+}

@@ -1,0 +1,30 @@
+import type { LedgerConfig } from '../config/ledger-config.js';
+import type { ProjectionRuntimeOptions } from './projection-runtime.js';
+
+/** Something that can report a warning (Nest's Logger, console). */
+export interface WarnLogger {
+  warn(message: string): void;
+}
+
+/**
+ * Projection runtime options of a process from its configuration (LEDGER_PROJECTOR,
+ * LEDGER_PROJECTOR_BATCH_SIZE, LEDGER_PROJECTOR_POLL_MS, LEDGER_PROJECTOR_LOCK_POLL_MS,
+ * LEDGER_PROJECTION_CHANGE_RETENTION_MS); projector failures are logged as warnings (they are
+ * retried).
+ */
+export function projectorOptionsOf(
+  config: LedgerConfig,
+  logger: WarnLogger = console,
+): ProjectionRuntimeOptions {
+  return {
+    project: config.projector,
+    batchSize: config.projectorBatchSize,
+    pollMs: config.projectorPollMs,
+    lockPollMs: config.projectorLockPollMs,
+    changeRetentionMs: config.projectionChangeRetentionMs,
+    onError: (model, error) =>
+      logger.warn(
+        `read model ${model}: ${error instanceof Error ? error.message : String(error)} (retrying)`,
+      ),
+  };
+}

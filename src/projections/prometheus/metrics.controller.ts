@@ -1,0 +1,27 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { ALL_TENANTS, type Caller, CurrentCaller, forbidden, RequireRole } from '../../auth/index.js';
+import { LedgerMetrics } from './ledger-metrics.js';
+
+/**
+ * GET /metrics: Prometheus text exposition. It carries every tenant's counters, so it needs an
+ * API key with role `auditor` or `admin` bound to all tenants (`*`) — configure the scrape job
+ * with `authorization: { credentials_file: … }`. A tenant-bound key gets 403 `forbidden`.
+ */
+@ApiTags('metrics')
+@Controller('metrics')
+export class MetricsController {
+  constructor(private readonly metrics: LedgerMetrics) {}
+
+  @Get()
+  @RequireRole('auditor', 'admin')
+  @ApiOperation({ summary: 'Prometheus metrics (needs an all-tenant auditor or admin key)' })
+  @ApiProduces('text/plain')
+  async scrape(@CurrentCaller() caller: Caller, @Res() res: Response): Promise<void> {
+    if (caller.tenant !== ALL_TENANTS)
+      throw forbidden('the metrics cover every tenant: they need a key for all tenants (*)');
+    const { contentType, body } = await this.metrics.scrape();
+    res.status(200).set('Content-Type', contentType).send(body);
+  }
+}

@@ -1,0 +1,157 @@
+import type { Response } from 'express';
+import type { SqlQueryable } from '../../event-store/sql-executor.js';
+import { readChanges, type StoredChange } from '../core/change-log.js';
+
+/** Options of one {@link SseSession}. Durations in milliseconds. */
+export interface SseSessionOptions {
+  readonly res: Response;
+  readonly sql: SqlQueryable;
+  readonly feed: string;
+  readonly tenant: string;
+  /** Send changes after this position. */
+  readonly after: bigint;
+  /** True when the client resumed with Last-Event-ID (the `ready` event then carries no id). */
+  readonly resumed: boolean;
+  /** The read model's checkpoint now (sent with `ready`; the start position of a new subscriber). */
+  readonly checkpoint: bigint;
+  /** Changes at or before this were pruned: a resume from before it gets `reset`. */
+  readonly prunedThrough: bigint;
+  /** Which changes this subscriber wants (others are skipped, their positions still passed). */
+  readonly filter: (change: StoredChange) => boolean;
+  /** Called once when the session ends. */
+  readonly onClose: () => void;
+  /** Fallback poll when no change signal arrives. @defaultValue 1000 */
+  readonly pollMs?: number;
+  /** Keep-alive comment interval (proxies drop silent connections). @defaultValue 15000 */
+  readonly heartbeatMs?: number;
+}
+
+const PAGE = 200;
+
+/**
+ * One Server-Sent Events subscription to a feed (text/event-stream, WHATWG HTML §9.2): every
+ * change of the tenant after the start position, oldest first, as `id: <global position>`,
+ * `event: <type>`, `data: <JSON>`. A client that reconnects with `Last-Event-ID` gets exactly the
+ * changes after that id — none missed, none twice — because the feed is a table keyed by position
+ * written in the read model's own transaction. Woken by change signals, with a fallback poll;
+ * honours back-pressure (waits for `drain`).
+ */
+export class SseSession {
+  private after: bigint;
+  private closed = false;
+  private pumping = false;
+  private dirty = false;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly o: SseSessionOptions) {
+    this.after = o.after;
+  }
+
+  /** The feed this session follows. */
+  get feed(): string {
+    return this.o.feed;
+  }
+
+  /** Sends the headers and the `ready` (or `reset`) event, then the backlog, then live changes. */
+  start(): void {
+    const { res } = this.o;
+    res.status(200).set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    res.on('close', () => this.close());
+    if (res.destroyed) return this.close(); // the client left before the stream started
+    let head = 'retry: 2000\n\n';
+    if (this.o.resumed && this.after < this.o.prunedThrough) {
+      head += frame(
+        'reset',
+        {
+          reason: 'changes after your Last-Event-ID were pruned; reload the read model',
+          checkpoint: this.o.checkpoint.toString(),
+        },
+        this.o.checkpoint,
+      );
+      this.after = this.o.checkpoint;
+    } else {
+      const ready = {
+        feed: this.o.feed,
+        tenant: this.o.tenant,
+        checkpoint: this.o.checkpoint.toString(),
+        resumedAfter: this.o.resumed ? this.after.toString() : null,
+      };
+      head += frame('ready', ready, this.o.resumed ? undefined : this.after);
+    }
+    res.write(head);
+    this.timers.push(setInterval(() => this.wake(), this.o.pollMs ?? 1000));
+    this.timers.push(setInterval(() => void this.send(': keep-alive\n\n'), this.o.heartbeatMs ?? 15_000));
+    for (const t of this.timers) t.unref();
+    this.wake();
+  }
+
+  /** New changes may exist: read and send them (coalesced while a read is running). */
+  wake(): void {
+    if (this.closed) return;
+    if (this.pumping) {
+      this.dirty = true;
+      return;
+    }
+    void this.pump();
+  }
+
+  /** Ends the subscription. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    if (!this.o.res.writableEnded) this.o.res.end();
+    this.o.onClose();
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      do {
+        this.dirty = false;
+        for (;;) {
+          const changes = await readChanges(this.o.sql, this.o.feed, this.o.tenant, this.after, PAGE);
+          for (const change of changes) {
+            if (this.closed) return;
+            if (this.o.filter(change))
+              await this.send(
+                frame(change.type, { ...change.data, position: change.position.toString() }, change.position),
+              );
+            this.after = change.position;
+          }
+          if (changes.length < PAGE) break;
+        }
+      } while (this.dirty && !this.closed);
+    } catch {
+      // The database is unavailable: keep the connection; the next poll retries from `after`.
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private async send(text: string): Promise<void> {
+    if (this.closed) return;
+    if (!this.o.res.write(text)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.o.res.off('drain', done);
+          this.o.res.off('close', done);
+          resolve();
+        };
+        this.o.res.on('drain', done);
+        this.o.res.on('close', done);
+      });
+    }
+  }
+}
+
+/** One SSE event block; `id` omitted when undefined. */
+function frame(event: string, data: unknown, id?: bigint): string {
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}

@@ -1,0 +1,164 @@
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { type Caller, CurrentCaller, RequireRole, SseConnectionLimiter } from '../../auth/index.js';
+import { validationProblem } from '../../common/validation.js';
+import { CONFLICTS_FEED } from '../conflicts/conflicts-read-model.js';
+import { checkpointStore } from '../core/checkpoint-store.js';
+import { readableTenant } from '../http/tenant-param.js';
+import { METRICS_FEED } from '../metrics/metrics-read-model.js';
+import { OPERATIONS_FEED, REVIEW_FEED } from '../operations/operations-read-model.js';
+import { ProjectionRuntime } from '../projection-runtime.js';
+import {
+  OperationChangesQueryDto,
+  ReviewChangesQueryDto,
+  SubscriptionQueryDto,
+} from '../http/dto/subscription-queries.dto.js';
+import { ChangeHub } from './change-hub.js';
+import { type ChangeFilter, changeFilter } from './change-filters.js';
+import { SseSession } from './sse-session.js';
+
+const POSITION = /^-?\d{1,20}$/;
+
+/**
+ * Live subscriptions (Server-Sent Events) to read-model changes of one tenant. Each event's id
+ * is the global position of the change (the checkpoint); reconnect with `Last-Event-ID` (or
+ * `?lastEventId=`) to receive exactly the changes after it. A new subscriber first gets `ready`
+ * with the current checkpoint as its id; a resume from before pruned history gets `reset`.
+ * Open subscriptions per API key are capped (429 `rate-limited`).
+ */
+@ApiTags('subscriptions')
+@Controller('v1/tenants/:tenant')
+export class SubscriptionsController {
+  constructor(
+    private readonly runtime: ProjectionRuntime,
+    private readonly hub: ChangeHub,
+    private readonly limiter: SseConnectionLimiter,
+  ) {}
+
+  @Get('operations/changes')
+  @RequireRole('auditor', 'operator')
+  @ApiOperation({
+    summary: 'Status changes (SSE `operation` events), filtered by state, action, source, subject prefix',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id' })
+  operations(
+    @Param('tenant') tenant: string,
+    @Query() q: OperationChangesQueryDto,
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    const { lastEventId: _l, ...filter } = q;
+    return this.open('operations', OPERATIONS_FEED, tenant, q.lastEventId, filter, caller, req, res);
+  }
+
+  @Get('review-queue/changes')
+  @RequireRole('auditor', 'operator')
+  @ApiOperation({
+    summary: 'Review-queue changes (SSE `review` events: added, updated, removed), by reason and action',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiHeader({ name: 'Last-Event-ID', required: false })
+  reviewQueue(
+    @Param('tenant') tenant: string,
+    @Query() q: ReviewChangesQueryDto,
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.open(
+      'operations',
+      REVIEW_FEED,
+      tenant,
+      q.lastEventId,
+      { action: q.action, reason: q.reason },
+      caller,
+      req,
+      res,
+    );
+  }
+
+  @Get('metrics/changes')
+  @RequireRole('auditor', 'operator')
+  @ApiOperation({ summary: 'Metrics updates (SSE `metrics` events with the new hour and day counters)' })
+  @ApiProduces('text/event-stream')
+  @ApiHeader({ name: 'Last-Event-ID', required: false })
+  metrics(
+    @Param('tenant') tenant: string,
+    @Query() q: SubscriptionQueryDto,
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.open('metrics', METRICS_FEED, tenant, q.lastEventId, { action: q.action }, caller, req, res);
+  }
+
+  @Get('conflicts/changes')
+  @RequireRole('auditor', 'operator')
+  @ApiOperation({ summary: 'New payload conflicts (SSE `conflict` events)' })
+  @ApiProduces('text/event-stream')
+  @ApiHeader({ name: 'Last-Event-ID', required: false })
+  conflicts(
+    @Param('tenant') tenant: string,
+    @Query() q: SubscriptionQueryDto,
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.open(
+      'conflicts',
+      CONFLICTS_FEED,
+      tenant,
+      q.lastEventId,
+      { action: q.action },
+      caller,
+      req,
+      res,
+    );
+  }
+
+  private async open(
+    projection: string,
+    feed: string,
+    tenant: string,
+    lastEventIdQuery: string | undefined,
+    filter: ChangeFilter,
+    caller: Caller,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
+    readableTenant(caller, tenant);
+    const header = req.header('last-event-id');
+    if (header !== undefined && !POSITION.test(header.trim())) {
+      throw validationProblem([
+        {
+          field: 'Last-Event-ID',
+          message: 'Last-Event-ID must be an event id (a decimal position) sent by this stream',
+        },
+      ]);
+    }
+    const lastEventId = header !== undefined ? header.trim() : lastEventIdQuery;
+    const record = await checkpointStore.load(this.runtime.db.executor, projection);
+    if (!record) throw new Error(`Read model ${projection} is not installed`);
+    const lease = this.limiter.acquire(caller);
+    const session: SseSession = new SseSession({
+      res,
+      sql: this.runtime.db.executor,
+      feed,
+      tenant,
+      after: lastEventId !== undefined ? BigInt(lastEventId) : record.position,
+      resumed: lastEventId !== undefined,
+      checkpoint: record.position,
+      prunedThrough: record.changesPrunedThrough,
+      filter: changeFilter(filter),
+      onClose: () => {
+        lease.release();
+        this.hub.remove(session);
+      },
+    });
+    this.hub.add(session);
+    session.start();
+  }
+}

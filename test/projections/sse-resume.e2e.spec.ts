@@ -1,0 +1,97 @@
+// Live subscriptions: an SSE client disconnected for N events reconnects with Last-Event-ID and
+// receives exactly those N — none missed, none twice — then live changes again.
+import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
+import { SseClient } from './support/sse-client.js';
+
+const T = 'acme-gmbh';
+const key = (subject: string) => ({ tenant: T, source: 'shopify', action: 'invoice.create', subject });
+const N = 25;
+
+let ledger: TestLedger;
+beforeAll(async () => {
+  ledger = await startTestLedger('pglite', { projectorPollMs: 50 });
+}, 30_000);
+afterAll(() => ledger?.close());
+
+function subscribe(path: string, headers: Record<string, string> = {}) {
+  return new SseClient(`${ledger.url}${path}`, {
+    authorization: `Bearer ${ledger.rootToken}`,
+    ...headers,
+  }).connect();
+}
+
+async function claimAll(subjects: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const s of subjects) {
+    const r = await ledger.client.claim(key(s), { s });
+    expect(r.status).toBe(201);
+    ids.push(r.body.operationId);
+  }
+  return ids;
+}
+
+describe('SSE resume with Last-Event-ID', () => {
+  it('delivers exactly the N status changes made while disconnected', async () => {
+    const first = await subscribe(`/v1/tenants/${T}/operations/changes`);
+    const [ready] = await first.waitFor('ready', 1);
+    expect(ready!.id).toMatch(/^-?\d+$/);
+    const before = await claimAll(['A-1', 'A-2', 'A-3']);
+    const seen = await first.waitFor('operation', 3);
+    expect(seen.map((e) => e.data.operationId)).toEqual(before);
+    const lastEventId = seen[2]!.id!;
+    await first.close();
+
+    const missed = await claimAll(Array.from({ length: N }, (_, i) => `B-${i}`));
+    const resumed = await subscribe(`/v1/tenants/${T}/operations/changes`, { 'last-event-id': lastEventId });
+    expect(resumed.status).toBe(200);
+    const got = await resumed.waitFor('operation', N);
+    // One more change after the backlog proves nothing else was queued in between.
+    const [sentinel] = await claimAll(['C-1']);
+    const all = await resumed.waitFor('operation', N + 1);
+    await resumed.close();
+
+    expect(all.slice(0, N).map((e) => e.data.operationId)).toEqual(missed);
+    expect(all[N]!.data.operationId).toBe(sentinel);
+    const positions = all.map((e) => BigInt(e.id!));
+    expect(positions.every((p, i) => p > (i === 0 ? BigInt(lastEventId) : positions[i - 1]!))).toBe(true);
+    expect(got.every((e) => e.data.state === 'in_progress' && e.data.key.tenant === T)).toBe(true);
+    expect(resumed.of('ready')[0]!.id).toBeUndefined(); // a resume's ready event must not move the client's id
+  }, 30_000);
+
+  it('applies filters, refuses a malformed Last-Event-ID and other tenants', async () => {
+    const bad = await subscribe(`/v1/tenants/${T}/operations/changes`, { 'last-event-id': 'yesterday' });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.events[0]!.data).errors[0].field).toBe('Last-Event-ID');
+    const other = await ledger.createKey({ tenant: 'globex-ag', roles: ['auditor'] });
+    const foreign = await new SseClient(`${ledger.url}/v1/tenants/${T}/metrics/changes`, {
+      authorization: `Bearer ${other.token}`,
+    }).connect();
+    expect(foreign.status).toBe(403);
+
+    const confirmedOnly = await subscribe(`/v1/tenants/${T}/operations/changes?state=confirmed`);
+    const review = await subscribe(`/v1/tenants/${T}/review-queue/changes?reason=final_failure`);
+    const metrics = await subscribe(`/v1/tenants/${T}/metrics/changes`);
+    await confirmedOnly.waitFor('ready', 1);
+    const [id] = await claimAll(['D-1']);
+    await ledger.client.op(id!, 'confirm', { fencingToken: 1, destinationRef: 'REC-D1' });
+    const [failedId] = await claimAll(['D-2']);
+    await ledger.client.op(failedId!, 'fail', {
+      fencingToken: 1,
+      error: { code: 'x', message: 'y' },
+      retryable: false,
+    });
+    const [confirmed] = await confirmedOnly.waitFor('operation', 1);
+    expect(confirmed!.data).toMatchObject({ operationId: id, state: 'confirmed', destinationRef: 'REC-D1' });
+    const [entered] = await review.waitFor('review', 1);
+    expect(entered!.data).toMatchObject({
+      operationId: failedId,
+      change: 'added',
+      reasons: ['final_failure'],
+    });
+    const updates = await metrics.waitFor('metrics', 2);
+    expect(updates[0]!.data.day.counters.claims).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(confirmedOnly.of('operation')).toHaveLength(1);
+    await Promise.all([confirmedOnly.close(), review.close(), metrics.close()]);
+  }, 30_000);
+});
