@@ -14,6 +14,7 @@ import { InstrumentedEventStore } from './projections/prometheus/instrumented-ev
 import { LedgerMetrics } from './projections/prometheus/ledger-metrics.js';
 import { ProjectionsModule } from './projections/projections.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
+import { RecoveryModule } from './recovery/recovery.module.js';
 
 /**
  * What the composition root hands to the module: config, an opened store, the SQL database of
@@ -63,6 +64,7 @@ export class AppModule {
         OperationsModule,
         PoliciesModule,
         ProjectionsModule.with(metrics),
+        RecoveryModule,
       ],
       controllers: [HealthController],
     };

@@ -67,6 +67,12 @@ export interface LedgerConfig {
   readonly projectorLockPollMs: number;
   /** How long live-subscription changes are kept for resuming (Last-Event-ID), ms. */
   readonly projectionChangeRetentionMs: number;
+  /** Interval of the lease sweeper, ms; 0 turns it off in this process. */
+  readonly sweepIntervalMs: number;
+  /** Interval of the retention job, ms; 0 turns it off in this process. */
+  readonly retentionIntervalMs: number;
+  /** Action policies applied at start-up from this JSON file (null: none). */
+  readonly policyFile: string | null;
 }
 
 /** A configuration value was missing or malformed; the message names the variable. */
@@ -98,6 +104,9 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   projectorPollMs: 1000,
   projectorLockPollMs: 2000,
   projectionChangeRetentionMs: 24 * 3600_000,
+  sweepIntervalMs: 5_000,
+  retentionIntervalMs: 600_000,
+  policyFile: null,
 };
 
 function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -224,6 +233,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
       60_000,
       90 * 24 * 3600_000,
     ),
+    sweepIntervalMs: intVar(env, 'LEDGER_SWEEP_INTERVAL_MS', DEFAULT_CONFIG.sweepIntervalMs, 0, 3_600_000),
+    retentionIntervalMs: intVar(
+      env,
+      'LEDGER_RETENTION_INTERVAL_MS',
+      DEFAULT_CONFIG.retentionIntervalMs,
+      0,
+      24 * 3_600_000,
+    ),
+    policyFile: env.LEDGER_POLICY_FILE?.trim() || null,
   };
 }
 

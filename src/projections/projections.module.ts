@@ -44,6 +44,8 @@ export class ProjectionsModule implements OnModuleInit, BeforeApplicationShutdow
   static with(metrics: LedgerMetrics): DynamicModule {
     return {
       module: ProjectionsModule,
+      // Global: the recovery jobs read the status view and share the runtime's locks.
+      global: true,
       controllers: [
         ReadModelsController,
         ReconciliationController,

@@ -43,7 +43,8 @@ export interface TestLedger {
  * `postgres` ledgers then keep their read models in PostgreSQL, and replicas given one
  * `databaseUrl` share one double.) Authentication is ON: a root key (tenant `*`, all roles) is
  * created and `client` sends it. Per-key rate limiting is off unless `overrides.rateLimitPerKey`
- * sets it (load tests would otherwise trip it).
+ * sets it (load tests would otherwise trip it). Background jobs (sweeper, retention) are off
+ * unless `overrides` sets their intervals.
  */
 export async function startTestLedger(
   store: StoreKind = 'pglite',
@@ -58,6 +59,10 @@ export async function startTestLedger(
     dataDir: 'memory://',
     port: 0,
     rateLimitPerKey: 0,
+    // The lease sweeper and retention job would race tests that move the fake clock; tests that
+    // need them call sweepOnce()/compactOnce() or set an interval.
+    sweepIntervalMs: 0,
+    retentionIntervalMs: 0,
     ...overrides,
   };
   if (requested === 'postgres' && !overrides.databaseUrl) {
@@ -81,7 +86,14 @@ export async function startTestLedger(
     clock,
     logger: process.env.LEDGER_TEST_LOG ? ['error', 'warn'] : false,
   });
-  await app.listen(0, '127.0.0.1');
+  try {
+    await app.listen(0, '127.0.0.1');
+  } catch (err) {
+    // A start-up that fails (e.g. an invalid policy file) must not leave the store open.
+    await app.close().catch(() => undefined);
+    await drop();
+    throw err;
+  }
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   const root = await createAppApiKey(app, { tenant: '*', roles: ROLES, name: 'test-root' });

@@ -24,7 +24,11 @@ import { toLedgerEvent, toStoreEvents, type RequestContext } from './event-metad
 import { ContentionError } from './contention.error.js';
 
 /** A decision together with the state it led to. */
-export type Executed<R> = Decision<R> & { readonly stateAfter: OperationState };
+export type Executed<R> = Decision<R> & {
+  readonly stateAfter: OperationState;
+  /** Revision of the decision stream's last event after the decision (null: no stream). */
+  readonly revision: bigint | null;
+};
 
 /** Options of {@link OperationStreams.execute}. */
 export interface ExecuteOptions {
@@ -69,11 +73,18 @@ export class OperationStreams {
       const expected: ExpectedRevision =
         events.length === 0 ? NO_STREAM : events[events.length - 1]!.streamPosition;
       const decision = decide(state);
+      let revision: bigint | null = events.length === 0 ? null : events[events.length - 1]!.streamPosition;
       if (decision.events.length > 0) {
         try {
-          await this.store.append(streamName, toStoreEvents(decision.events, ctx), expected, {
-            streamId: operationIdFor(key),
-          });
+          const appended = await this.store.append(
+            streamName,
+            toStoreEvents(decision.events, ctx),
+            expected,
+            {
+              streamId: operationIdFor(key),
+            },
+          );
+          revision = appended.nextExpectedRevision;
         } catch (err) {
           if (!(err instanceof WrongExpectedVersionError)) throw err;
           events = err.currentEvents;
@@ -84,7 +95,7 @@ export class OperationStreams {
         await this.audit.write(auditStreamName(key), toStoreEvents(decision.audit, ctx));
       }
       const stateAfter = decision.events.reduce(evolve, state);
-      return { ...decision, stateAfter };
+      return { ...decision, stateAfter, revision };
     }
     throw new ContentionError(streamName);
   }

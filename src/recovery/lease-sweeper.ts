@@ -1,0 +1,74 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { SqlExecutor } from '../event-store/sql-executor.js';
+import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
+import { decideSweep, type OperationKey } from '../ledger/index.js';
+import { CLOCK, type Clock } from '../operations/core/clock.js';
+import { newRequestContext } from '../operations/core/event-metadata.js';
+import { OperationStreams } from '../operations/core/operation-stream.js';
+
+/** What one sweep did. */
+export interface SweepReport {
+  /** Operations the status view listed with an expired lease. */
+  readonly examined: number;
+  /** Moved to unknown (a step had started). */
+  readonly unknown: number;
+  /** Released (nothing had started). */
+  readonly released: number;
+  /** Already changed since the view was written (renewed, finished, reclaimed): nothing recorded. */
+  readonly unchanged: number;
+}
+
+/** Most operations one sweep handles; the next sweep takes the rest. */
+export const SWEEP_BATCH = 200;
+
+interface ExpiredRow {
+  tenant: string;
+  source: string;
+  action: string;
+  subject: string;
+  revision: number;
+}
+
+/**
+ * The lease sweeper (issue "Recovery and operator workflows"): lists in-progress operations
+ * whose lease expired on the server clock from the status projection, then decides each one on
+ * its own stream — `OutcomeUnknown(lease_expired)` when a step had started ("inspect, don't
+ * retry"), `OperationReleased` by the sweeper when nothing had — appended with the expected
+ * revision it read. The projection only nominates; the stream decides: a worker that confirmed,
+ * renewed or failed meanwhile wins the append race or is seen on re-read, so no update is lost.
+ * One active sweeper across replicas is arranged by {@link BackgroundJobs} (advisory lock).
+ */
+@Injectable()
+export class LeaseSweeper {
+  constructor(
+    @Inject(SQL_EXECUTOR) private readonly sql: SqlExecutor,
+    private readonly streams: OperationStreams,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Sweeps up to {@link SWEEP_BATCH} expired leases. @throws EventStoreUnavailableError. */
+  async sweepOnce(): Promise<SweepReport> {
+    const now = this.clock.now();
+    const { rows } = await this.sql.query<ExpiredRow>(
+      `select tenant, source, action, subject, revision from ledger_rm_operations
+        where state = 'in_progress' and lease_expires_at <= $1::timestamptz
+        order by lease_expires_at limit ${SWEEP_BATCH}`,
+      [new Date(now).toISOString()],
+    );
+    const ctx = newRequestContext(`lease-sweeper-${now}`);
+    let unknown = 0;
+    let released = 0;
+    for (const row of rows) {
+      const key: OperationKey = { ...row, revision: Number(row.revision) };
+      const done = await this.streams.execute(
+        key,
+        (state) => decideSweep({ type: 'SweepExpiredLease', now: this.clock.now() }, state),
+        ctx,
+      );
+      if (done.kind !== 'accepted' || done.events.length === 0) continue;
+      if (done.stateAfter.status === 'unknown') unknown++;
+      else released++;
+    }
+    return { examined: rows.length, unknown, released, unchanged: rows.length - unknown - released };
+  }
+}

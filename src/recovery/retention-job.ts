@@ -1,0 +1,102 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EventStore } from '../event-store/event-store.port.js';
+import { EVENT_STORE } from '../event-store/event-store.token.js';
+import type { SqlExecutor } from '../event-store/sql-executor.js';
+import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
+import {
+  MIN_RETENTION_MS,
+  auditStreamName,
+  decideArchive,
+  operationStreamName,
+  type OperationKey,
+} from '../ledger/index.js';
+import { CLOCK, type Clock } from '../operations/core/clock.js';
+import { newRequestContext } from '../operations/core/event-metadata.js';
+import { OperationStreams } from '../operations/core/operation-stream.js';
+import { PolicyStore } from '../policies/policy-store.js';
+
+/** What one retention pass did. */
+export interface RetentionReport {
+  readonly examined: number;
+  readonly archived: number;
+  /** Events removed from decision and audit streams (-1 per stream where the store cannot tell). */
+  readonly eventsRemoved: bigint;
+}
+
+/** Most operations one pass archives per tenant and action. */
+export const RETENTION_BATCH = 200;
+
+const FINISHED = `state in ('confirmed', 'abandoned', 'rejected') or (state = 'failed' and retryable = false)`;
+
+/**
+ * Retention (issue "Recovery and operator workflows"): for every tenant + action whose policy sets
+ * `retentionMs`, finished operations (confirmed, final failure, abandoned, rejected) whose last
+ * change is older than that get an `OperationArchived` tombstone (key, fingerprint, outcome) on
+ * their stream, appended with the expected revision read; then the store truncates everything
+ * before it (PostgreSQL/PGlite: deleted; EventStoreDB: `$tb` metadata) and the audit stream.
+ * Candidates come from the status projection; each is re-decided on its own stream, so live work —
+ * a lease, an unknown outcome, an open duplicate effect — is never archived.
+ */
+@Injectable()
+export class RetentionJob {
+  constructor(
+    @Inject(SQL_EXECUTOR) private readonly sql: SqlExecutor,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly streams: OperationStreams,
+    private readonly policies: PolicyStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** One pass over every tenant and action. @throws EventStoreUnavailableError. */
+  async compactOnce(): Promise<RetentionReport> {
+    const now = this.clock.now();
+    const { rows: pairs } = await this.sql.query<{ tenant: string; action: string }>(
+      `select distinct tenant, action from ledger_rm_operations
+        where (${FINISHED}) and last_change <= $1::timestamptz and coalesce(fold->'state'->'archived', 'null'::jsonb) = 'null'::jsonb`,
+      [new Date(now - MIN_RETENTION_MS).toISOString()],
+    );
+    let examined = 0;
+    let archived = 0;
+    let eventsRemoved = 0n;
+    const ctx = newRequestContext(`retention-${now}`);
+    for (const { tenant, action } of pairs) {
+      const { policy } = await this.policies.policyFor(tenant, action);
+      if (policy.retentionMs === null) continue;
+      const { rows } = await this.sql.query<Omit<OperationKey, 'tenant' | 'action'>>(
+        `select source, subject, revision from ledger_rm_operations
+          where tenant = $1 and action = $2 and (${FINISHED}) and last_change <= $3::timestamptz
+            and coalesce(fold->'state'->'archived', 'null'::jsonb) = 'null'::jsonb
+          order by last_change limit ${RETENTION_BATCH}`,
+        [tenant, action, new Date(now - policy.retentionMs).toISOString()],
+      );
+      for (const row of rows) {
+        examined++;
+        const key: OperationKey = {
+          tenant,
+          action,
+          source: row.source,
+          subject: row.subject,
+          revision: Number(row.revision),
+        };
+        const command = {
+          type: 'ArchiveOperation',
+          now: this.clock.now(),
+          retentionMs: policy.retentionMs,
+          afterRetention: policy.afterRetention,
+        } as const;
+        const done = await this.streams.execute(key, (state) => decideArchive(command, state), ctx);
+        if (done.kind !== 'accepted' || done.events.length === 0 || done.revision === null) continue;
+        archived++;
+        eventsRemoved += await this.store.truncateBefore(operationStreamName(key), done.revision);
+        const audit = await this.store.read(auditStreamName(key));
+        if (audit.length) {
+          eventsRemoved += await this.store.truncateBefore(
+            auditStreamName(key),
+            audit[audit.length - 1]!.streamPosition + 1n,
+          );
+        }
+      }
+    }
+    return { examined, archived, eventsRemoved };
+  }
+}
