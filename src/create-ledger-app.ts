@@ -37,7 +37,7 @@ export interface CreateLedgerAppOptions {
 /**
  * Builds the ledger HTTP application (not yet listening): opens the configured event store
  * (installing its schema and the API key table), API key authentication on every /v1 route
- * before any body is read (docs/security.md; create keys with `createAppApiKey(app, …)`),
+ * before any body is read (README "Security"; create keys with `createAppApiKey(app, …)`),
  * exact-JSON body parsing with size limits, problem+json errors,
  * class-validator DTO validation, and the OpenAPI document at /docs.
  * @throws EventStoreUnavailableError when the store cannot be opened.

@@ -9,7 +9,7 @@ import { createLedgerApp } from './create-ledger-app.js';
 /**
  * Starts the ledger from environment configuration (README "Configuration"). With auth enabled,
  * the first run creates an admin key and prints it once, or installs LEDGER_ADMIN_TOKEN
- * (docs/security.md); with LEDGER_AUTH=disabled it warns loudly and listens on loopback only.
+ * (README "Security"); with LEDGER_AUTH=disabled it warns loudly and listens on loopback only.
  */
 async function main(): Promise<void> {
   const logger = new Logger('Ledger');
