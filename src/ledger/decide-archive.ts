@@ -1,5 +1,6 @@
 import type { ArchiveOperation } from './commands.js';
 import { accept, type Decision } from './decision.js';
+import { eventBaseOf } from './event-base.js';
 import type { ArchivedSnapshot } from './events.js';
 import type { OperationState } from './operation-state.js';
 
@@ -27,16 +28,11 @@ export function decideArchive(cmd: ArchiveOperation, state: OperationState): Dec
   if (state.archived || !finished(state) || openDuplicate || cmd.now - updated < cmd.retentionMs) {
     return accept({ archived: false });
   }
-  const key = state.key!;
   return accept({ archived: true }, [
     {
       type: 'OperationArchived',
       data: {
-        operationId: state.operationId!,
-        key,
-        tenant: key.tenant,
-        attempt: state.attempt,
-        at: new Date(cmd.now).toISOString(),
+        ...eventBaseOf(state, cmd.now),
         snapshot: {
           status: state.status,
           fingerprint: state.fingerprint,

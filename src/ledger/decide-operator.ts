@@ -1,22 +1,12 @@
 import type { OperatorCommand } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
-import type { DecisionEvent, EventBase } from './events.js';
+import { eventBaseOf } from './event-base.js';
+import type { DecisionEvent } from './events.js';
 import type { OperationState } from './operation-state.js';
 
 /** Answer of an accepted operator action: the state it led to. */
 export interface OperatorResult {
   readonly state: OperationState['status'];
-}
-
-function base(state: OperationState, now: number): EventBase {
-  const key = state.key!;
-  return {
-    operationId: state.operationId!,
-    key,
-    tenant: key.tenant,
-    attempt: state.attempt,
-    at: new Date(now).toISOString(),
-  };
 }
 
 /**
@@ -29,7 +19,7 @@ function base(state: OperationState, now: number): EventBase {
  */
 export function decideOperatorCommand(cmd: OperatorCommand, state: OperationState): Decision<OperatorResult> {
   if (state.status === 'none') return refuse({ code: 'not-found', message: 'no operation with this id' });
-  const action = { ...base(state, cmd.now), actor: cmd.actor, reason: cmd.reason };
+  const action = { ...eventBaseOf(state, cmd.now), actor: cmd.actor, reason: cmd.reason };
   const done = (next: OperationState['status'], event: DecisionEvent) => accept({ state: next }, [event]);
   switch (cmd.type) {
     case 'ApproveOperation':

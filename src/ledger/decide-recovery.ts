@@ -1,23 +1,12 @@
 import type { SubmitEvidence, SupersedeRevision, SweepExpiredLease } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
-import type { EventBase } from './events.js';
+import { eventBaseOf } from './event-base.js';
 import { unfinishedSteps, type OperationState } from './operation-state.js';
 
 /** Answer of a recovery command: the state it led to, and whether anything was recorded. */
 export interface RecoveryResult {
   readonly state: OperationState['status'];
   readonly recorded: boolean;
-}
-
-function base(state: OperationState, now: number): EventBase {
-  const key = state.key!;
-  return {
-    operationId: state.operationId!,
-    key,
-    tenant: key.tenant,
-    attempt: state.attempt,
-    at: new Date(now).toISOString(),
-  };
 }
 
 /**
@@ -47,7 +36,7 @@ export function decideEvidence(cmd: SubmitEvidence, state: OperationState): Deci
     {
       type: 'RecoveryEvidenceSubmitted',
       data: {
-        ...base(state, cmd.now),
+        ...eventBaseOf(state, cmd.now),
         verdict: cmd.verdict,
         destinationRef: cmd.verdict === 'found' ? cmd.destinationRef : null,
         checkedFields: cmd.checkedFields,
@@ -75,7 +64,7 @@ export function decideSweep(cmd: SweepExpiredLease, state: OperationState): Deci
       {
         type: 'OutcomeUnknown',
         data: {
-          ...base(state, cmd.now),
+          ...eventBaseOf(state, cmd.now),
           reason: 'lease_expired',
           detail: 'found by the lease sweeper',
           unfinishedSteps: unfinished,
@@ -87,7 +76,7 @@ export function decideSweep(cmd: SweepExpiredLease, state: OperationState): Deci
     {
       type: 'OperationReleased',
       data: {
-        ...base(state, cmd.now),
+        ...eventBaseOf(state, cmd.now),
         reason: 'lease expired before any step started',
         releasedBy: 'sweeper',
       },

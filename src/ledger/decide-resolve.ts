@@ -1,5 +1,6 @@
 import type { ResolveOperation } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
+import { eventBaseOf } from './event-base.js';
 import type { OperationState } from './operation-state.js';
 
 /** Answer of an accepted resolution: the state it led to. */
@@ -23,16 +24,11 @@ export function decideResolve(cmd: ResolveOperation, state: OperationState): Dec
       state: state.status,
     });
   }
-  const key = state.key!;
   return accept({ state: RESOLVED_STATE[cmd.resolution] }, [
     {
       type: 'OperationResolved',
       data: {
-        operationId: state.operationId!,
-        key,
-        tenant: key.tenant,
-        attempt: state.attempt,
-        at: new Date(cmd.now).toISOString(),
+        ...eventBaseOf(state, cmd.now),
         resolution: cmd.resolution,
         destinationRef: cmd.resolution === 'confirmed' ? cmd.destinationRef : null,
         reason: cmd.reason,

@@ -9,7 +9,7 @@ import type {
   WorkerCommand,
 } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
-import type { EventBase } from './events.js';
+import { eventBaseOf } from './event-base.js';
 import { anyStepStartedThisAttempt, unfinishedSteps, type OperationState } from './operation-state.js';
 import { providerIdempotencyKey } from './step-name.js';
 
@@ -22,17 +22,6 @@ export interface WorkerResult {
   readonly leaseExpiresAt?: string;
   /** True when the command repeated one already recorded and nothing new was written. */
   readonly alreadyRecorded: boolean;
-}
-
-function eventBase(state: OperationState, now: number, attempt = state.attempt): EventBase {
-  const key = state.key!;
-  return {
-    operationId: state.operationId!,
-    key,
-    tenant: key.tenant,
-    attempt,
-    at: new Date(now).toISOString(),
-  };
 }
 
 const notFound = { code: 'not-found', message: 'no operation with this id' } as const;
@@ -81,7 +70,7 @@ function decideStartStep(cmd: StartStep, state: OperationState): Decision<Worker
   return accept(ok('in_progress', false, { providerIdempotencyKey: pik }), [
     {
       type: 'StepStarted',
-      data: { ...eventBase(state, cmd.now), step: cmd.step, providerIdempotencyKey: pik },
+      data: { ...eventBaseOf(state, cmd.now), step: cmd.step, providerIdempotencyKey: pik },
     },
   ]);
 }
@@ -99,7 +88,7 @@ function decideCompleteStep(cmd: CompleteStep, state: OperationState): Decision<
   }
   if (step.status === 'completed') return accept(ok(state.status, true));
   return accept(ok('in_progress', false), [
-    { type: 'StepCompleted', data: { ...eventBase(state, cmd.now), step: cmd.step, outputs: cmd.outputs } },
+    { type: 'StepCompleted', data: { ...eventBaseOf(state, cmd.now), step: cmd.step, outputs: cmd.outputs } },
   ]);
 }
 
@@ -124,7 +113,7 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
       {
         type: 'OperationConfirmed',
         data: {
-          ...eventBase(state, cmd.now),
+          ...eventBaseOf(state, cmd.now),
           destinationRef: cmd.destinationRef,
           outputs: cmd.outputs,
           source: 'late_confirmation',
@@ -153,7 +142,7 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
         {
           type: 'DuplicateEffectDetected',
           data: {
-            ...eventBase(state, cmd.now),
+            ...eventBaseOf(state, cmd.now),
             recordedRef: recorded,
             incomingRef: incoming,
             reportedByAttempt: cmd.fencingToken,
@@ -168,7 +157,7 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
     {
       type: 'OperationConfirmed',
       data: {
-        ...eventBase(state, cmd.now),
+        ...eventBaseOf(state, cmd.now),
         destinationRef: cmd.destinationRef,
         outputs: cmd.outputs,
         source: 'worker',
@@ -196,7 +185,7 @@ function decideFail(cmd: FailOperation, state: OperationState): Decision<WorkerR
   return accept(ok('failed', false), [
     {
       type: 'OperationFailed',
-      data: { ...eventBase(state, cmd.now), error: cmd.error, retryable: cmd.retryable },
+      data: { ...eventBaseOf(state, cmd.now), error: cmd.error, retryable: cmd.retryable },
     },
   ]);
 }
@@ -217,7 +206,7 @@ function decideRelease(cmd: ReleaseOperation, state: OperationState): Decision<W
     });
   }
   return accept(ok('released', false), [
-    { type: 'OperationReleased', data: { ...eventBase(state, cmd.now), reason: cmd.reason } },
+    { type: 'OperationReleased', data: { ...eventBaseOf(state, cmd.now), reason: cmd.reason } },
   ]);
 }
 
@@ -231,7 +220,7 @@ function decideUnknown(cmd: ReportUnknownOutcome, state: OperationState): Decisi
     {
       type: 'OutcomeUnknown',
       data: {
-        ...eventBase(state, cmd.now),
+        ...eventBaseOf(state, cmd.now),
         reason: 'reported_timeout',
         detail: cmd.reason,
         unfinishedSteps: unfinishedSteps(state),
@@ -246,7 +235,7 @@ function decideRenew(cmd: RenewLease, state: OperationState): Decision<WorkerRes
   if (refused) return refused;
   const leaseExpiresAt = new Date(cmd.now + cmd.leaseMs).toISOString();
   return accept(ok('in_progress', false, { leaseExpiresAt }), [
-    { type: 'LeaseRenewed', data: { ...eventBase(state, cmd.now), leaseMs: cmd.leaseMs, leaseExpiresAt } },
+    { type: 'LeaseRenewed', data: { ...eventBaseOf(state, cmd.now), leaseMs: cmd.leaseMs, leaseExpiresAt } },
   ]);
 }
 

@@ -19,3 +19,4 @@ export * from './decide-recovery.js';
 export * from './decide.js';
 export * from './policy/index.js';
 export * from './decide-archive.js';
+export * from './event-base.js';
