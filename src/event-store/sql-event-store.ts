@@ -79,7 +79,7 @@ export class SqlEventStore implements EventStore {
     );
     const outcome = toAppendOutcome(streamName, expectedRevision, single(rows));
     if (!outcome.ok) throw outcome.error;
-    if (!outcome.deduplicated) this.announceAppended();
+    if (!outcome.deduplicated) this.appendedHere();
     const { ok: _ok, ...result } = outcome;
     return result;
   }
@@ -103,7 +103,7 @@ export class SqlEventStore implements EventStore {
       const request = requests[index]!;
       outcomes[index] = toAppendOutcome(request.streamName, request.expectedRevision, row);
     }
-    if (outcomes.some((o) => o.ok && !o.deduplicated)) this.announceAppended();
+    if (outcomes.some((o) => o.ok && !o.deduplicated)) this.appendedHere();
     return outcomes;
   }
 
@@ -178,6 +178,18 @@ export class SqlEventStore implements EventStore {
    * nothing (a single-process database such as PGlite only sees its own appends).
    */
   protected watchOtherWriters(_announce: () => void): void {}
+
+  /**
+   * Hook for adapters whose database is shared by several processes: tell the others that this
+   * process committed an append (a wake-up hint, sent after the commit). Default: nothing.
+   */
+  protected signalOtherProcesses(): void {}
+
+  /** After a committed append of this process: wake local listeners, then other processes. */
+  private appendedHere(): void {
+    this.announceAppended();
+    this.signalOtherProcesses();
+  }
 
   /** Wakes every append listener (their errors are ignored: a hint must not fail an append). */
   private announceAppended(): void {

@@ -29,6 +29,9 @@ export interface PostgresEventStoreOptions {
  * statement timeouts raise `EventStoreUnavailableError`. A client-side query timeout of
  * statement timeout + connection timeout also covers a server that stopped answering.
  */
+/** Least time between two wake-up NOTIFYs of one process under continuous appends, ms. */
+const NOTIFY_MIN_INTERVAL_MS = 10;
+
 export class PostgresEventStore extends SqlEventStore {
   private constructor(
     private readonly pgExecutor: PgPoolExecutor,
@@ -44,6 +47,33 @@ export class PostgresEventStore extends SqlEventStore {
    * Other processes' appends arrive as NOTIFY on `ledger_events_appended` (migration 4), over one
    * dedicated session opened on the first subscription and reconnected when it drops.
    */
+  #notifying = false;
+  #notifyAgain = false;
+
+  /**
+   * Sends `NOTIFY ledger_events_appended` on its own, after the append committed, at most one at a
+   * time: appends arriving while one is in flight fold into one more. Never inside the append's
+   * transaction (see migration 6: that serialised every commit). Failures are ignored — listeners
+   * fall back to polling.
+   */
+  protected override signalOtherProcesses(): void {
+    if (this.#notifying) {
+      this.#notifyAgain = true;
+      return;
+    }
+    this.#notifying = true;
+    this.pgExecutor
+      .query(`select pg_notify('${APPENDED_CHANNEL}', '')`)
+      .catch(() => undefined)
+      .finally(() => {
+        this.#notifying = false;
+        if (this.#notifyAgain) {
+          this.#notifyAgain = false;
+          setTimeout(() => this.signalOtherProcesses(), NOTIFY_MIN_INTERVAL_MS).unref();
+        }
+      });
+  }
+
   protected override watchOtherWriters(announce: () => void): void {
     this.listener.current = new PgNotificationListener({
       connection: this.pgExecutor.pool.options,

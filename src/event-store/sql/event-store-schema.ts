@@ -6,6 +6,7 @@ import { readFunctionsMigration } from './migrations/0002-read-functions.js';
 import { appendFunctionsMigration } from './migrations/0003-append-functions.js';
 import { appendNotificationsMigration } from './migrations/0004-append-notifications.js';
 import { truncateBeforeMigration } from './migrations/0005-truncate-before.js';
+import { notifyAfterCommitMigration } from './migrations/0006-notify-after-commit.js';
 
 /**
  * The event store schema, shared verbatim by the PostgreSQL and PGlite adapters, in apply order.
@@ -18,6 +19,7 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
   appendFunctionsMigration,
   appendNotificationsMigration,
   truncateBeforeMigration,
+  notifyAfterCommitMigration,
 ];
 
 /**

@@ -81,8 +81,13 @@ begin
       v_actual := -1;
     end if;
 
-    -- idempotent retry: the same ids already stored as this very append
-    select count(*)::integer into v_found from ledger_events e where e.event_id = any (v_ids);
+    -- idempotent retry: the same ids already stored as this very append. Only possible when the
+    -- stream exists; for a new stream, ids used elsewhere fail the insert on the event_id key
+    -- (same error class), so the first append of a stream — every first claim — skips the probe.
+    v_found := 0;
+    if v_exists then
+      select count(*)::integer into v_found from ledger_events e where e.event_id = any (v_ids);
+    end if;
     if v_found > 0 then
       select e.stream_position into v_first
         from ledger_events e where e.event_id = v_ids[1] and e.stream_name = p_stream;
