@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_CONFIG } from '../src/config/ledger-config.js';
+import { DEFAULT_CONFIG, type LedgerConfig } from '../src/config/ledger-config.js';
 import { createLedgerApp } from '../src/create-ledger-app.js';
 import { createAppApiKey } from '../src/auth/create-app-api-key.js';
 import { RECOVERY_ACTOR } from './recovery.js';
@@ -23,6 +23,8 @@ export interface RunningLedger {
 export interface StartLedgerOptions {
   /** Use this already running ledger (e.g. `docker compose up`) instead of starting one. */
   readonly externalUrl?: string;
+  /** Settings of the in-process ledger that differ from the defaults (e.g. `sweepIntervalMs`). */
+  readonly config?: Partial<LedgerConfig>;
 }
 
 /**
@@ -34,7 +36,13 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Run
   const external = options.externalUrl ?? process.env.LEDGER_URL;
   if (external) return { url: external.replace(/\/+$/, ''), close: async () => {} };
 
-  const config = { ...DEFAULT_CONFIG, store: 'pglite' as const, dataDir: 'memory://', port: 0 };
+  const config: LedgerConfig = {
+    ...DEFAULT_CONFIG,
+    ...options.config,
+    store: 'pglite',
+    dataDir: 'memory://',
+    port: 0,
+  };
   const app = await createLedgerApp(config, { logger: false });
   // Bind to 127.0.0.1 (app.getUrl() would answer http://[::1]:<port> when bound to ::).
   await app.listen(0, '127.0.0.1');
