@@ -22,6 +22,8 @@ const common = {
   testEnvironment: 'node',
 };
 export default {
+  // Hooks start real ledgers and databases; on a loaded 2-core machine 5 s is too little.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{src,test}/**/*.unit.spec.ts'] },
     { ...common, displayName: 'int', testMatch: ['<rootDir>/{src,test}/**/*.int.spec.ts'] },

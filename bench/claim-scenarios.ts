@@ -1,0 +1,117 @@
+import type { IdempotencyTableBaseline } from './baseline-idempotency-table.js';
+import { runLoad, type LoadOp } from './harness.js';
+import type { LedgerAnswer, LedgerDriver } from './ledger-driver.js';
+import type { Workload } from './workload.js';
+
+/** The measured kinds of work, each with one op per path (baseline, in-process, HTTP). */
+export type ScenarioKind = 'new' | 'duplicate' | 'cycle';
+
+/** One operation of each kind. */
+export type ScenarioOps = Readonly<Record<ScenarioKind, LoadOp>>;
+
+/** Key family of the seeded, already completed operations that duplicates repeat. */
+const DUP_FAMILY = 'dup';
+
+function expect(answer: LedgerAnswer, status: number, what: string): void {
+  if (answer.status !== status) {
+    const code = typeof answer.body?.type === 'string' ? answer.body.type.split('/').pop() : '';
+    throw new Error(`${what}: expected ${status}, got ${answer.status} ${code}`);
+  }
+}
+
+async function ledgerCycle(driver: LedgerDriver, workload: Workload, family: string): Promise<void> {
+  const key = workload.freshKey(family);
+  const claim = await driver.claim(key, workload.payload(key));
+  expect(claim, 201, 'claim');
+  const { operationId, fencingToken } = claim.body as { operationId: string; fencingToken: number };
+  expect(await driver.startStep(operationId, fencingToken, 'create'), 200, 'step start');
+  expect(await driver.confirm(operationId, fencingToken, `INV-${key.subject}`), 200, 'confirm');
+}
+
+/**
+ * Ledger ops through `driver`: `new` claims a never-seen key (201), `duplicate` repeats the claim
+ * of one of `dupKeys` seeded, confirmed operations (200 replay), `cycle` is claim → step start →
+ * confirm of a new key. New keys are drawn from families prefixed with `tag`, so two drivers
+ * never share keys. Each op throws when the answer is not the expected one.
+ */
+export function ledgerOps(
+  driver: LedgerDriver,
+  workload: Workload,
+  tag: string,
+  dupKeys: number,
+): ScenarioOps {
+  return {
+    new: async () => {
+      const key = workload.freshKey(`${tag}-new`);
+      expect(await driver.claim(key, workload.payload(key)), 201, 'new claim');
+    },
+    duplicate: async (index) => {
+      const key = workload.key(DUP_FAMILY, index % dupKeys);
+      const answer = await driver.claim(key, workload.payload(key));
+      expect(answer, 200, 'duplicate claim');
+      if (answer.body?.replayed !== true) throw new Error('duplicate claim: not a replay');
+    },
+    cycle: () => ledgerCycle(driver, workload, `${tag}-cycle`),
+  };
+}
+
+/**
+ * Baseline ops on the hand-rolled table: `new` inserts a never-seen key, `duplicate` repeats one
+ * of `dupKeys` seeded, completed keys (INSERT conflicts, then SELECT), `cycle` inserts a new key
+ * and stores its response (INSERT + UPDATE).
+ */
+export function baselineOps(
+  baseline: IdempotencyTableBaseline,
+  workload: Workload,
+  dupKeys: number,
+): ScenarioOps {
+  return {
+    new: async () => {
+      const key = workload.freshKey('base-new');
+      const answer = await baseline.claim(key, workload.payload(key));
+      if (answer.kind !== 'new') throw new Error(`baseline new: got ${answer.kind}`);
+    },
+    duplicate: async (index) => {
+      const key = workload.key(DUP_FAMILY, index % dupKeys);
+      const answer = await baseline.claim(key, workload.payload(key));
+      if (answer.kind !== 'duplicate') throw new Error(`baseline duplicate: got ${answer.kind}`);
+    },
+    cycle: async () => {
+      const key = workload.freshKey('base-cycle');
+      const answer = await baseline.claim(key, workload.payload(key));
+      if (answer.kind !== 'new') throw new Error(`baseline cycle: got ${answer.kind}`);
+      await baseline.complete(key, { destinationRef: `INV-${key.subject}` });
+    },
+  };
+}
+
+/**
+ * Completes the `count` duplicate keys in both the ledger (claim → step start → confirm through
+ * `driver`) and the baseline table (insert + response), at `concurrency` clients.
+ * @throws Error when any seeding operation fails.
+ */
+export async function seedDuplicates(
+  driver: LedgerDriver,
+  baseline: IdempotencyTableBaseline,
+  workload: Workload,
+  count: number,
+  concurrency: number,
+): Promise<void> {
+  const seedLedger = async (index: number) => {
+    const key = workload.key(DUP_FAMILY, index);
+    const claim = await driver.claim(key, workload.payload(key));
+    expect(claim, 201, 'seed claim');
+    const { operationId, fencingToken } = claim.body as { operationId: string; fencingToken: number };
+    expect(await driver.startStep(operationId, fencingToken, 'create'), 200, 'seed step start');
+    expect(await driver.confirm(operationId, fencingToken, `INV-${key.subject}`), 200, 'seed confirm');
+  };
+  const seedBaseline = async (index: number) => {
+    const key = workload.key(DUP_FAMILY, index);
+    await baseline.claim(key, workload.payload(key));
+    await baseline.complete(key, { destinationRef: `INV-${key.subject}` });
+  };
+  for (const op of [seedLedger, seedBaseline]) {
+    const result = await runLoad(op, { concurrency, ops: count });
+    if (result.errors > 0) throw new Error(`seeding duplicates failed: ${result.firstError}`);
+  }
+}
