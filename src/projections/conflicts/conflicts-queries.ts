@@ -25,7 +25,7 @@ export async function queryConflicts(
   const { rows } = await sql.query<Record<string, unknown>>(
     `select event_id::text as event_id, position::text as position, tenant, operation_id::text as operation_id, source,
             action, subject, revision, attempt, at, worker_id, existing_fingerprint, incoming_fingerprint, diff, diff_truncated
-       from ledger_rm_conflicts where ${f.where} order by position desc limit ${f.param(q.limit + 1)}`,
+       from ledger_rm_conflicts where ${f.where} order by ledger_rm_conflicts.position desc limit ${f.param(q.limit + 1)}`,
     f.params,
   );
   const items = rows.slice(0, q.limit).map(presentConflictRow);

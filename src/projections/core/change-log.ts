@@ -45,7 +45,7 @@ export async function readChanges(
   const { rows } = await sql.query<{ position: string; type: string; data: Record<string, unknown> }>(
     `select position::text as position, type, data from ledger_projection_changes
       where feed = $1 and tenant = $2 and position > $3::text::bigint
-      order by position limit $4`,
+      order by ledger_projection_changes.position limit $4`,
     [feed, tenant, after.toString(), limit],
   );
   return rows.map((r) => ({ feed, tenant, position: BigInt(r.position), type: r.type, data: r.data }));

@@ -120,7 +120,7 @@ export async function reconciliationLines(
     `select operation_id::text as operation_id, source, action, subject, revision, ${CATEGORY_SQL} as category, state,
             destination_ref, duplicate_effects, attempt, first_seen, last_change
        from ledger_rm_operations where ${f.where}
-      order by first_seen, operation_id limit ${f.param(limit + 1)}`,
+      order by ledger_rm_operations.first_seen, ledger_rm_operations.operation_id limit ${f.param(limit + 1)}`,
     f.params,
   );
   const lines = rows.slice(0, limit).map((r) => ({

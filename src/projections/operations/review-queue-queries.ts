@@ -57,7 +57,7 @@ export async function queryReviewQueue(
     `select operation_id::text as operation_id, reason, tenant, source, action, subject, revision, since, detail,
             last_position::text as last_position
        from ledger_rm_review_queue where ${f.where}
-      order by since, operation_id, reason limit ${f.param(q.limit + 1)}`,
+      order by ledger_rm_review_queue.since, ledger_rm_review_queue.operation_id, reason limit ${f.param(q.limit + 1)}`,
     f.params,
   );
   const items = rows.slice(0, q.limit).map((r) => {

@@ -41,7 +41,8 @@ export async function queryStatus(sql: SqlQueryable, q: StatusQuery): Promise<St
             payload_conflicts, lease_worker, lease_expires_at, first_seen, last_change,
             last_position::text as last_position, fold
        from ledger_rm_operations where ${f.where}
-      order by last_position ${q.order} limit ${f.param(q.limit + 1)}`,
+      -- Qualified: the text alias of the same name would sort as text ('999' > '1000').
+      order by ledger_rm_operations.last_position ${q.order} limit ${f.param(q.limit + 1)}`,
     f.params,
   );
   const page = rows.slice(0, q.limit).map((r) =>
