@@ -8,6 +8,7 @@ import { restrictToLoopback } from './auth/auth-disabled.js';
 import { authenticationMiddleware } from './auth/authentication.middleware.js';
 import { installApiKeySchema } from './auth/sql/api-key-schema.js';
 import { exactJsonBody } from './common/json-body.js';
+import { storableQuery } from './common/storable-query.js';
 import { ProblemDetailsFilter } from './common/problem-details.filter.js';
 import { ledgerValidationPipe } from './common/validation.js';
 import type { LedgerConfig } from './config/ledger-config.js';
@@ -57,6 +58,7 @@ export async function createLedgerApp(
   app.use(httpMetricsMiddleware(app.get(LedgerMetrics)));
   app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
   if (config.auth === 'disabled') restrictToLoopback(app);
+  app.use('/v1', storableQuery);
   app.use('/v1/claims/batch', ...exactJsonBody(config.maxBatchBodyBytes));
   app.use(...exactJsonBody(config.maxBodyBytes));
   app.useGlobalFilters(new ProblemDetailsFilter());

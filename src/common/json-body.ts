@@ -40,8 +40,9 @@ export function parseExactJson(text: string): unknown {
       problem('validation', 400, `the body is nested deeper than ${MAX_JSON_DEPTH} levels`),
     );
   }
+  let parsed: unknown;
   try {
-    return parse(text, null, (value: string) => {
+    parsed = parse(text, null, (value: string) => {
       if (!isSafeNumber(value)) {
         throw new Error(`the number ${value} cannot be represented exactly; send it as a string`);
       }
@@ -50,6 +51,38 @@ export function parseExactJson(text: string): unknown {
   } catch (err) {
     throw new ProblemException(problem('invalid-json', 400, (err as Error).message));
   }
+  const reserved = reservedMemberPaths(parsed);
+  if (reserved.length > 0) {
+    throw new ProblemException(
+      problem('invalid-json', 400, `member names ${[...RESERVED_MEMBERS].join(', ')} are not accepted`, {
+        errors: reserved.map((field) => ({ field, message: 'this member name is reserved; rename it' })),
+      }),
+    );
+  }
+  return parsed;
+}
+
+/**
+ * Member names the framework strips from every request body (prototype-pollution guard of Nest's
+ * ValidationPipe). Silently losing them would change a payload's meaning and fingerprint, so they
+ * are refused instead.
+ */
+export const RESERVED_MEMBERS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
+
+/** Dotted paths of members named in {@link RESERVED_MEMBERS} (at most 10), iteratively. */
+function reservedMemberPaths(value: unknown): string[] {
+  const found: string[] = [];
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0 && found.length < 10) {
+    const [v, path] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    for (const k of Object.keys(v)) {
+      const child = path ? `${path}.${k}` : k;
+      if (RESERVED_MEMBERS.has(k)) found.push(child);
+      else stack.push([(v as Record<string, unknown>)[k], child]);
+    }
+  }
+  return found;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { EventStoreUnavailableError } from '../event-store/event-store.port.js';
+import { ContentionError } from '../operations/core/contention.error.js';
 import { problem, PROBLEM_CONTENT_TYPE, type ProblemDetails } from './problem.js';
 import { ProblemException } from './problem.exception.js';
 
@@ -31,7 +32,8 @@ function fromHttpException(err: HttpException): ProblemDetails {
 /**
  * Renders every error as RFC 9457 `application/problem+json`: our ProblemExceptions as they are,
  * Nest HttpExceptions (unknown routes → 404 `not-found`), body-parser errors (413, bad JSON → 400),
- * an unreachable store → 503 `store-unavailable` with Retry-After. Anything else is a 500 whose
+ * an unreachable store → 503 `store-unavailable` and too many concurrent writers on one operation
+ * → 503 `contention`, both with Retry-After. Anything else is a 500 whose
  * details are logged, never sent.
  */
 @Catch()
@@ -47,6 +49,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       headers = { ...err.headers };
     } else if (err instanceof EventStoreUnavailableError) {
       body = problem('store-unavailable', 503, 'the event store is unavailable; retry shortly');
+      headers['Retry-After'] = String(UNAVAILABLE_RETRY_AFTER_S);
+    } else if (err instanceof ContentionError) {
+      body = problem('contention', 503, 'too many concurrent writers on this operation; retry shortly');
       headers['Retry-After'] = String(UNAVAILABLE_RETRY_AFTER_S);
     } else if (err instanceof HttpException) {
       body = fromHttpException(err);

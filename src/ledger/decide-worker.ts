@@ -126,10 +126,10 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
     const recorded = state.confirmation?.destinationRef ?? null;
     const incoming = cmd.destinationRef;
     const sameRef = incoming === null || incoming === recorded;
+    if (sameRef) return current ? accept(ok('confirmed', true)) : stale(state, cmd.fencingToken);
+    // A second reference already recorded: answered as a duplicate effect again (a retrying
+    // worker must not read success), but recorded only once.
     const knownDuplicate = state.duplicateEffects.some((d) => d.ref === incoming);
-    if (sameRef || knownDuplicate) {
-      return current ? accept(ok('confirmed', true)) : stale(state, cmd.fencingToken);
-    }
     return refuse(
       {
         code: 'duplicate-effect',
@@ -138,17 +138,19 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
         recordedRef: recorded,
         incomingRef: incoming,
       },
-      [
-        {
-          type: 'DuplicateEffectDetected',
-          data: {
-            ...eventBaseOf(state, cmd.now),
-            recordedRef: recorded,
-            incomingRef: incoming,
-            reportedByAttempt: cmd.fencingToken,
-          },
-        },
-      ],
+      knownDuplicate
+        ? []
+        : [
+            {
+              type: 'DuplicateEffectDetected',
+              data: {
+                ...eventBaseOf(state, cmd.now),
+                recordedRef: recorded,
+                incomingRef: incoming,
+                reportedByAttempt: cmd.fencingToken,
+              },
+            },
+          ],
     );
   }
   if (!current) return stale(state, cmd.fencingToken);

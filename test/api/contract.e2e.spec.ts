@@ -186,6 +186,27 @@ describe('limits and malformed input: clear 4xx problems, never 500', () => {
       400,
       'invalid-json',
     ],
+    [
+      'a reserved member name the framework would strip (__proto__)',
+      () =>
+        ledger.client.post('/v1/claims', undefined, {
+          raw: `{"key":${JSON.stringify(key('proto'))},"payload":{"__proto__":{"amount":1}}}`,
+        }),
+      400,
+      'invalid-json',
+    ],
+    [
+      'a reserved member name deep in the payload (constructor)',
+      () => ledger.client.claim(key('ctor'), { lines: [{ constructor: 'x' }] }),
+      400,
+      'invalid-json',
+    ],
+    [
+      'NUL in a query parameter',
+      () => ledger.client.get('/v1/tenants/acme/operations?action=%00'),
+      400,
+      'validation',
+    ],
     ['array body', () => ledger.client.post('/v1/claims', [1, 2]), 400, 'validation'],
     ['no body', () => ledger.client.post('/v1/claims'), 400, 'validation'],
     [

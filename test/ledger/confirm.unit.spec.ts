@@ -97,10 +97,11 @@ describe('a second, different destination reference is a duplicate effect', () =
     },
   );
 
-  it('repeating the already-recorded duplicate reference records nothing new', () => {
+  it('repeating the already-recorded duplicate reference is refused again but records nothing new', () => {
     given([...history.confirmed('INV-1'), duplicateEffect(1, at(7), 'INV-1', 'INV-2')])
       .when(confirm(1, at(8), 'INV-2'))
-      .thenNothingHappened();
+      .thenRefused('duplicate-effect', { recordedRef: 'INV-1', incomingRef: 'INV-2' })
+      .thenEvents([]);
   });
 
   it('a third reference is another duplicate effect', () => {

@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { LedgerConfig } from '../../config/ledger-config.js';
 import { PgPoolExecutor } from '../postgres/pg-pool-executor.js';
+import { lockDataDir } from '../postgres/data-dir-lock.js';
 import { PgliteExecutor } from '../postgres/pglite-executor.js';
 import { toUnavailableError } from '../postgres/unavailable-error.js';
 import type { SqlExecutor } from '../sql-executor.js';
@@ -45,7 +46,19 @@ export async function openReadModelDatabase(config: LedgerConfig): Promise<ReadM
     }
     return { executor, close: () => pool.end() };
   }
+  const unlock = config.dataDir.startsWith('memory://') ? () => undefined : lockDataDir(config.dataDir);
   const db = new PGlite(config.dataDir);
-  await db.waitReady;
-  return { executor: new PgliteExecutor(db), close: () => db.close() };
+  try {
+    await db.waitReady;
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  return {
+    executor: new PgliteExecutor(db),
+    close: async () => {
+      await db.close();
+      unlock();
+    },
+  };
 }

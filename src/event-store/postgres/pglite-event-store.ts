@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { installEventStoreSchema } from '../sql/event-store-schema.js';
 import { SqlEventStore } from '../sql-event-store.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { PgliteExecutor } from './pglite-executor.js';
 
 /** Options of {@link PgliteEventStore}. */
@@ -16,8 +17,14 @@ export interface PgliteEventStoreOptions {
  * Create it with {@link PgliteEventStore.open} / {@link createPgliteEventStore}.
  */
 export class PgliteEventStore extends SqlEventStore {
-  private constructor(private readonly pgliteExecutor: PgliteExecutor) {
-    super(pgliteExecutor, () => pgliteExecutor.db.close());
+  private constructor(
+    private readonly pgliteExecutor: PgliteExecutor,
+    unlock: () => void,
+  ) {
+    super(pgliteExecutor, async () => {
+      await pgliteExecutor.db.close();
+      unlock();
+    });
   }
 
   /** The PGlite executor (and `.db`) for projections that keep tables in the same database. */
@@ -26,20 +33,27 @@ export class PgliteEventStore extends SqlEventStore {
   }
 
   /**
-   * Starts PGlite (about 2 s) and installs or upgrades the schema.
-   * @throws the PGlite start-up error (e.g. an unreadable data directory).
+   * Starts PGlite (about 2 s) and installs or upgrades the schema. A data directory is locked for
+   * this process first (`ledger.pid`), so a second ledger or the key CLI cannot open it at the same
+   * time.
+   * @throws DataDirInUseError when another live process holds the directory; the PGlite start-up
+   *   error (e.g. an unreadable data directory).
    */
   static async open(options: PgliteEventStoreOptions = {}): Promise<PgliteEventStore> {
-    const db = new PGlite(options.dataDir);
-    await db.waitReady;
-    const store = new PgliteEventStore(new PgliteExecutor(db));
+    const inMemory = !options.dataDir || options.dataDir.startsWith('memory://');
+    const unlock = inMemory ? () => undefined : lockDataDir(options.dataDir!);
+    let db: PGlite | undefined;
     try {
+      db = new PGlite(options.dataDir);
+      await db.waitReady;
+      const store = new PgliteEventStore(new PgliteExecutor(db), unlock);
       await installEventStoreSchema(store.executor);
+      return store;
     } catch (error) {
-      await db.close().catch(() => undefined);
+      await db?.close().catch(() => undefined);
+      unlock();
       throw error;
     }
-    return store;
   }
 }
 

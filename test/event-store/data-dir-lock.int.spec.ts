@@ -1,0 +1,26 @@
+// The embedded store's data directory belongs to one process: a second open is refused with a
+// clear error (two PGlite instances on one directory each granted the same claim, then corrupted
+// the files), and a lock left by a killed process is taken over.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataDirInUseError, LOCK_FILE } from '../../src/event-store/postgres/data-dir-lock.js';
+import { PgliteEventStore } from '../../src/event-store/postgres/pglite-event-store.js';
+
+it('refuses a second open of a data directory, and allows it again after close', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ledger-lock-'));
+  const first = await PgliteEventStore.open({ dataDir: dir });
+  expect(await readFile(join(dir, LOCK_FILE), 'utf8')).toBe(String(process.pid));
+  await expect(PgliteEventStore.open({ dataDir: dir })).rejects.toBeInstanceOf(DataDirInUseError);
+  await first.close();
+  const again = await PgliteEventStore.open({ dataDir: dir });
+  await again.close();
+});
+
+it('takes over a lock file left by a process that died', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ledger-lock-'));
+  await writeFile(join(dir, LOCK_FILE), '2147483646'); // no such process
+  const store = await PgliteEventStore.open({ dataDir: dir });
+  expect(await readFile(join(dir, LOCK_FILE), 'utf8')).toBe(String(process.pid));
+  await store.close();
+});
