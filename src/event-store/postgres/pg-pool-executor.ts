@@ -36,6 +36,11 @@ export class PgPoolExecutor implements SqlExecutor {
     }
     const tx = new PgClientExecutor(client);
     let broken: unknown;
+    // A checked-out client has no pool error listener: a connection dropped between statements
+    // (PostgreSQL restarting, 57P01) would emit an unhandled 'error' and crash the process. Keep
+    // it; the next statement fails and the client is released as broken.
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
     try {
       await tx.exec('begin');
       const result = await fn(tx);
@@ -45,6 +50,7 @@ export class PgPoolExecutor implements SqlExecutor {
       await client.query('rollback').catch((rollbackError: unknown) => (broken = rollbackError));
       throw error;
     } finally {
+      client.removeListener('error', onError);
       client.release(broken instanceof Error ? broken : undefined);
     }
   }
