@@ -73,6 +73,20 @@ begin
       p_stream using errcode = 'LG001';
   end if;
 
+  -- Refusal without a row lock (the duplicate-claim path): a stream that exists can never again
+  -- match no_stream, and a revision past the expected one can never come back to it, so these
+  -- checks need no FOR UPDATE — unless the first id is already stored (a retry, decided below).
+  if p_expected <> 'any' then
+    select s.stream_position into v_actual from ledger_streams s where s.stream_name = p_stream;
+    if found and (p_expected = 'no_stream' or v_actual > v_expected)
+       and not exists (select 1 from ledger_events e where e.event_id = v_ids[1]) then
+      return query select false, v_actual, null::bigint, null::bigint, null::bigint, false,
+        (select coalesce(jsonb_agg(ledger_event_json(e) order by e.stream_position), '[]'::jsonb)
+           from ledger_events e where e.stream_name = p_stream);
+      return;
+    end if;
+  end if;
+
   loop
     select s.stream_position into v_actual
       from ledger_streams s where s.stream_name = p_stream for update;
