@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { type Caller, CurrentCaller, RequireRole, SseConnectionLimiter } from '../../auth/index.js';
+import { ApiKeyService } from '../../auth/api-key.service.js';
 import { validationProblem } from '../../common/validation.js';
 import { CONFLICTS_FEED } from '../conflicts/conflicts-read-model.js';
 import { checkpointStore } from '../core/checkpoint-store.js';
@@ -20,6 +21,9 @@ import { SseSession } from './sse-session.js';
 
 const POSITION = /^-?\d{1,20}$/;
 
+/** How often an open subscription re-checks that its API key is not revoked, ms. */
+export const KEY_RECHECK_MS = 2_000;
+
 /**
  * Live subscriptions (Server-Sent Events) to read-model changes of one tenant. Each event's id
  * is the global position of the change (the checkpoint); reconnect with `Last-Event-ID` (or
@@ -34,6 +38,7 @@ export class SubscriptionsController {
     private readonly runtime: ProjectionRuntime,
     private readonly hub: ChangeHub,
     private readonly limiter: SseConnectionLimiter,
+    private readonly keys: ApiKeyService,
   ) {}
 
   @Get('operations/changes')
@@ -154,10 +159,22 @@ export class SubscriptionsController {
       prunedThrough: record.changesPrunedThrough,
       filter: changeFilter(filter),
       onClose: () => {
+        clearInterval(keyCheck);
         lease.release();
         this.hub.remove(session);
       },
     });
+    // A subscription outlives the request that authenticated it: end it once its key is revoked.
+    const keyCheck = setInterval(() => {
+      if (caller.keyId === 'anonymous') return;
+      this.keys
+        .find(caller.keyId)
+        .then((key) => {
+          if (!key || key.revokedAt !== null) session.close();
+        })
+        .catch(() => undefined);
+    }, KEY_RECHECK_MS);
+    keyCheck.unref();
     this.hub.add(session);
     session.start();
   }

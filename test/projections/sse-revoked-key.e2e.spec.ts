@@ -1,0 +1,31 @@
+// A subscription outlives the request that authenticated it: revoking its key must end it.
+import { KEY_RECHECK_MS } from '../../src/projections/subscriptions/subscriptions.controller.js';
+import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
+
+let ledger: TestLedger;
+beforeAll(async () => {
+  ledger = await startTestLedger('pglite');
+});
+afterAll(() => ledger.close());
+
+it('ends an open subscription once its key is revoked', async () => {
+  const auditor = await ledger.createKey({ tenant: 'acme', roles: ['auditor'] });
+  const res = await fetch(`${ledger.url}/v1/tenants/acme/operations/changes`, {
+    headers: { authorization: `Bearer ${auditor.token}`, accept: 'text/event-stream' },
+  });
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  const first = await reader.read();
+  expect(new TextDecoder().decode(first.value)).toContain('ready');
+
+  const revoked = await ledger.client.post(`/v1/admin/keys/${auditor.key.id}/revoke`, {});
+  expect(revoked.status).toBe(200);
+  const started = Date.now();
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    if (Date.now() - started > 4 * KEY_RECHECK_MS)
+      throw new Error('subscription still open after revocation');
+  }
+  expect(Date.now() - started).toBeLessThan(3 * KEY_RECHECK_MS);
+});
