@@ -10,7 +10,7 @@ import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 
 const key = (action: string, subject: string) => ({ tenant: 'acme', source: 'erp', action, subject });
 const caughtUp = (l: TestLedger) =>
-  waitForCaughtUp(l.store, l.app.get<SqlExecutor>(SQL_EXECUTOR), ['operations']);
+  waitForCaughtUp(l.store, l.app.get<SqlExecutor>(SQL_EXECUTOR), ['operations'], 90_000);
 const streamTypes = async (l: TestLedger, action: string, subject: string) =>
   (await l.store.read(`operation-acme/erp/${action}/${subject}@1`)).map((e) => e.type);
 
@@ -95,7 +95,7 @@ describe('lease sweeper racing late workers (PostgreSQL)', () => {
     // are not listed. Whatever it listed, it either marked unknown or found already changed.
     expect(report.examined).toBeLessThanOrEqual(30);
     expect(report.unknown + report.unchanged).toBe(report.examined);
-  }, 60_000);
+  }, 150_000);
 });
 
 describe('retention', () => {
