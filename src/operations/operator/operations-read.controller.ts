@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type Caller } from '../../auth/caller.js';
@@ -12,11 +12,7 @@ import { GetOperationHistoryQuery } from '../queries/get-operation-history.query
 import { GetOperationStatusQuery } from '../queries/get-operation-status.query.js';
 import { resolveActor } from './resolve-actor.js';
 import { ResolveOperationCommand } from './resolve-operation.command.js';
-
-const uuid = new ParseUUIDPipe({
-  exceptionFactory: () =>
-    validationProblem([{ field: 'operationId', message: 'operationId must be a UUID' }]),
-});
+import { operationIdPipe } from '../http/operation-id.pipe.js';
 
 /**
  * Operator and auditor routes (API.md): resolve (role `operator`; the actor is the key's holder),
@@ -38,7 +34,7 @@ export class OperatorController {
   @ApiResponse({ status: 409, description: 'not-unknown' })
   @RequireRole('operator')
   async resolve(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: ResolveRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
@@ -72,7 +68,7 @@ export class OperatorController {
     description: 'Time travel: the state as of this stream revision (0-based)',
   })
   status(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @CurrentCaller() caller: Caller,
     @Query('asOf') asOf?: string,
     @Query('atRevision') atRevision?: string,
@@ -84,7 +80,7 @@ export class OperatorController {
   @ApiOperation({ summary: 'Every event of the operation, in commit order' })
   @ApiResponse({ status: 404, description: 'not-found' })
   @RequireRole('auditor', 'operator', 'worker')
-  history(@Param('operationId', uuid) id: string, @CurrentCaller() caller: Caller) {
+  history(@Param('operationId', operationIdPipe) id: string, @CurrentCaller() caller: Caller) {
     return this.queryBus.execute(new GetOperationHistoryQuery(id, caller));
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -16,11 +16,7 @@ import { CompleteStepRequestDto, StartStepRequestDto } from '../dto/step-request
 import { UnknownRequestDto } from '../dto/unknown-request.dto.js';
 import { sendAnswer } from '../http/send-answer.js';
 import { RunWorkerCommand, type WorkerCommandInput } from './worker-command.command.js';
-
-const uuid = new ParseUUIDPipe({
-  exceptionFactory: () =>
-    validationProblem([{ field: 'operationId', message: 'operationId must be a UUID' }]),
-});
+import { operationIdPipe } from '../http/operation-id.pipe.js';
 
 function stepName(step: string): string {
   const issue = stepNameIssue(step);
@@ -53,7 +49,7 @@ export class WorkerController {
   @ApiOperation({ summary: 'Record that a step starts; returns its provider idempotency key' })
   @ApiResponse({ status: 409, description: 'stale-token / not-in-progress' })
   start(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Param('step') step: string,
     @Body() body: StartStepRequestDto,
     @Ctx() ctx: RequestContext,
@@ -73,7 +69,7 @@ export class WorkerController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Record that a step completed, with its outputs' })
   complete(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Param('step') step: string,
     @Body() body: CompleteStepRequestDto,
     @Ctx() ctx: RequestContext,
@@ -94,7 +90,7 @@ export class WorkerController {
   @ApiOperation({ summary: 'Confirm the effect with its destination reference' })
   @ApiResponse({ status: 409, description: 'stale-token / duplicate-effect' })
   confirm(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: ConfirmRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
@@ -114,7 +110,7 @@ export class WorkerController {
   @ApiOperation({ summary: 'Report a failure, retryable or final' })
   @ApiResponse({ status: 409, description: 'stale-token / outcome-uncertain' })
   fail(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: FailRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
@@ -133,7 +129,7 @@ export class WorkerController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Give the operation back before any step started' })
   release(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: ReleaseRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
@@ -151,7 +147,7 @@ export class WorkerController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Report that the outcome is unknown (e.g. a timeout after the call)' })
   unknown(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: UnknownRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,

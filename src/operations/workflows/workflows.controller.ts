@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -17,11 +17,7 @@ import {
   OperatorActionRequestDto,
   RenewLeaseRequestDto,
 } from './workflow-requests.dto.js';
-
-const uuid = new ParseUUIDPipe({
-  exceptionFactory: () =>
-    validationProblem([{ field: 'operationId', message: 'operationId must be a UUID' }]),
-});
+import { operationIdPipe } from '../http/operation-id.pipe.js';
 
 /**
  * Recovery and operator workflows on one operation (issue "Recovery and operator workflows").
@@ -60,7 +56,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Approve an operation awaiting approval; the next claim proceeds' })
   @ApiResponse({ status: 409, description: 'not-awaiting-approval' })
   approve(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: OperatorActionRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
@@ -75,7 +71,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Reject an operation awaiting approval; later claims replay the rejection' })
   @ApiResponse({ status: 409, description: 'not-awaiting-approval' })
   reject(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: OperatorActionRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
@@ -90,7 +86,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Let a final failure run again (only where the policy allows replay)' })
   @ApiResponse({ status: 409, description: 'replay-not-allowed / not-final-failure' })
   replay(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: OperatorActionRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
@@ -111,7 +107,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Acknowledge duplicate effects after cleaning them up at the destination' })
   @ApiResponse({ status: 409, description: 'no-duplicate-effect' })
   acknowledge(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: AcknowledgeRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
@@ -132,7 +128,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: "Submit a recovery worker's evidence for an operation whose outcome is unknown" })
   @ApiResponse({ status: 409, description: 'not-unknown / operator-only-recovery' })
   evidence(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: EvidenceRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
@@ -173,7 +169,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Heartbeat: extend the lease from now (fencing token required)' })
   @ApiResponse({ status: 409, description: 'stale-token / not-in-progress' })
   renew(
-    @Param('operationId', uuid) id: string,
+    @Param('operationId', operationIdPipe) id: string,
     @Body() body: RenewLeaseRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
