@@ -1,4 +1,6 @@
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import {
+  ANY,
   type AppendOptions,
   type AppendRequest,
   type AppendResult,
@@ -8,13 +10,21 @@ import {
   EventStoreUnavailableError,
   type EventToAppend,
   type ExpectedRevision,
+  NO_STREAM,
   type ReadStreamOptions,
   type RecordedEvent,
+  WrongExpectedVersionError,
 } from './event-store.port.js';
 import type { SqlExecutor } from './sql-executor.js';
 import { encodeEvents, encodeExpectedRevision, isUuid } from './sql/append-encoding.js';
 import { APPEND_COLUMNS, type AppendRow, toAppendOutcome } from './sql/append-row.js';
 import { type RecordedEventJson, toRecordedEvent } from './sql/recorded-event-json.js';
+import {
+  APPEND_ANY_STATEMENT,
+  type AppendAnyRow,
+  CREATE_STREAMS_STATEMENT,
+  type CreateStreamsRow,
+} from './sql/set-append-statements.js';
 import {
   EVENT_ID_CONSTRAINT,
   isUniqueViolation,
@@ -25,6 +35,27 @@ import {
 
 const MAX_LIMIT = 2 ** 31 - 1;
 
+/** Group commit of `no_stream` appends when the adapter sets none: one batch at a time, 64 per batch. */
+export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxInFlight: 1, maxBatchSize: 64 };
+
+/** Options of {@link SqlEventStore}. */
+export interface SqlEventStoreOptions {
+  /** Group commit of `no_stream` appends (see {@link SqlEventStore}); default {@link DEFAULT_GROUP_COMMIT}. */
+  readonly groupCommit?: GroupCommitOptions;
+}
+
+/** A `no_stream` append waiting for its group commit. */
+interface NewStreamAppend {
+  readonly streamName: string;
+  readonly events: readonly EventToAppend[];
+  readonly encoded: unknown[];
+  readonly streamId: string | null;
+}
+
+/** Outcome of one append of a group commit: the result, or the error that append alone raises. */
+type Settled =
+  { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
+
 /**
  * The event store over the shared SQL schema (`src/event-store/sql/`), written once for both
  * PostgreSQL (pg) and PGlite: every method is one statement calling a schema function, so the
@@ -34,6 +65,12 @@ const MAX_LIMIT = 2 ** 31 - 1;
  *   expected revision comes back with the stream's events (`WrongExpectedVersionError.currentEvents`).
  *   A unique violation on an event id (a concurrent append inserted it first) is retried once, which
  *   then deduplicates or reports the conflict.
+ * - Group commit (the claim path): `no_stream` appends that arrive while earlier ones are being
+ *   written leave together as one set-based statement (`CREATE_STREAMS_STATEMENT`), and an
+ *   `appendBatch` of `any` appends is one such statement too (`APPEND_ANY_STATEMENT`). Results are
+ *   per append and the same as `ledger_append`'s; when a set-based statement fails for any reason
+ *   but an unreachable database (a reused event id, a race it cannot settle), each of its appends
+ *   is replayed alone through `ledger_append`, so every caller gets its own exact answer.
  * - readAll: `ledger_read_all`, bounded by the transaction-id high-water mark. Call it outside a
  *   transaction that has written: a transaction never sees its own events in readAll. While any
  *   transaction of the PostgreSQL cluster holds a transaction id (in any database), readAll
@@ -48,11 +85,18 @@ export class SqlEventStore implements EventStore {
   #closing: Promise<void> | undefined;
   readonly #appendListeners = new Set<() => void>();
   #watchingOthers = false;
+  readonly #newStreams: GroupCommit<NewStreamAppend, Settled>;
 
   constructor(
     private readonly sql: SqlExecutor,
     private readonly release: () => Promise<void>,
-  ) {}
+    options: SqlEventStoreOptions = {},
+  ) {
+    this.#newStreams = new GroupCommit((batch) => this.createStreams(batch), {
+      ...DEFAULT_GROUP_COMMIT,
+      ...options.groupCommit,
+    });
+  }
 
   /** The executor of this store's database, for other tables (projections) in the same database. */
   get executor(): SqlExecutor {
@@ -65,27 +109,25 @@ export class SqlEventStore implements EventStore {
     expectedRevision: ExpectedRevision,
     options: AppendOptions = {},
   ): Promise<AppendResult> {
-    const params = [
-      streamName,
-      encodeExpectedRevision(expectedRevision),
-      JSON.stringify(encodeEvents(streamName, events)),
-      encodeStreamId(options.streamId),
-    ];
-    const { rows } = await this.withIdRaceRetry(streamName, () =>
-      this.sql.query<AppendRow>(
-        `select ${APPEND_COLUMNS} from ledger_append($1, $2, $3::text::jsonb, $4::text::uuid)`,
-        params,
-      ),
-    );
-    const outcome = toAppendOutcome(streamName, expectedRevision, single(rows));
-    if (!outcome.ok) throw outcome.error;
-    if (!outcome.deduplicated) this.appendedHere();
-    const { ok: _ok, ...result } = outcome;
+    const encoded = encodeEvents(streamName, events);
+    const streamId = encodeStreamId(options.streamId);
+    if (expectedRevision === NO_STREAM) {
+      this.assertOpen();
+      const settled = await this.#newStreams.submit(streamName, { streamName, events, encoded, streamId });
+      if (!settled.ok) throw settled.error;
+      return settled.result;
+    }
+    const result = await this.appendAlone(streamName, expectedRevision, encoded, streamId);
+    if (!result.deduplicated) this.appendedHere();
     return result;
   }
 
   async appendBatch(requests: readonly AppendRequest[]): Promise<BatchAppendOutcome[]> {
     if (requests.length === 0) return [];
+    if (requests.every((r) => r.expectedRevision === ANY)) {
+      const outcomes = await this.appendAnyTogether(requests);
+      if (outcomes) return outcomes;
+    }
     const payload = requests.map((request) => ({
       stream: request.streamName,
       expected: encodeExpectedRevision(request.expectedRevision),
@@ -200,6 +242,143 @@ export class SqlEventStore implements EventStore {
         /* a listener's bug must not fail the append */
       }
     }
+  }
+
+  /** One append through `ledger_append` (the general path; it also settles idempotent retries). */
+  private async appendAlone(
+    streamName: string,
+    expectedRevision: ExpectedRevision,
+    encoded: unknown[],
+    streamId: string | null,
+  ): Promise<AppendResult> {
+    const params = [streamName, encodeExpectedRevision(expectedRevision), JSON.stringify(encoded), streamId];
+    const { rows } = await this.withIdRaceRetry(streamName, () =>
+      this.sql.queryPrepared<AppendRow>(
+        'ledger_append',
+        `select ${APPEND_COLUMNS} from ledger_append($1, $2, $3::text::jsonb, $4::text::uuid)`,
+        params,
+      ),
+    );
+    const outcome = toAppendOutcome(streamName, expectedRevision, single(rows));
+    if (!outcome.ok) throw outcome.error;
+    const { ok: _ok, ...result } = outcome;
+    return result;
+  }
+
+  /**
+   * Flush of the `no_stream` group commit: one {@link CREATE_STREAMS_STATEMENT} for the batch. A
+   * stream that exists is refused with its events — unless the statement could not see it yet, or
+   * it already holds one of the append's ids (an idempotent retry): those, and the whole batch when
+   * the statement fails for another reason than an unreachable database, go through
+   * {@link appendAlone}.
+   */
+  private async createStreams(batch: readonly NewStreamAppend[]): Promise<Settled[]> {
+    let rows: CreateStreamsRow[];
+    try {
+      ({ rows } = await this.sql.queryPrepared<CreateStreamsRow>(
+        'ledger_create_streams',
+        CREATE_STREAMS_STATEMENT,
+        [
+          JSON.stringify(
+            batch.map((a) => ({ stream: a.streamName, streamId: a.streamId, events: a.encoded })),
+          ),
+        ],
+      ));
+    } catch (error) {
+      if (error instanceof EventStoreUnavailableError) throw error;
+      return this.settleAlone(batch);
+    }
+    const settled = await Promise.all(
+      batch.map(async (append, i): Promise<Settled> => {
+        const row = rows[i];
+        if (row?.ok && row.first_global !== null && row.last_global !== null) {
+          return {
+            ok: true,
+            result: {
+              nextExpectedRevision: BigInt(append.events.length - 1),
+              firstGlobalPosition: BigInt(row.first_global),
+              lastGlobalPosition: BigInt(row.last_global),
+              deduplicated: false,
+            },
+          };
+        }
+        const current = (row?.current_events ?? []) as RecordedEventJson[];
+        const ids = new Set(append.events.map((e) => e.id.toLowerCase()));
+        if (row && row.actual !== null && !current.some((e) => ids.has(e.id))) {
+          const error = new WrongExpectedVersionError(
+            append.streamName,
+            NO_STREAM,
+            BigInt(row.actual),
+            current.map(toRecordedEvent),
+          );
+          return { ok: false, error };
+        }
+        return (await this.settleAlone([append]))[0]!;
+      }),
+    );
+    if (settled.some((s) => s.ok && !s.result.deduplicated)) this.appendedHere();
+    return settled;
+  }
+
+  /** Each append alone through {@link appendAlone}, each with its own outcome. */
+  private settleAlone(batch: readonly NewStreamAppend[]): Promise<Settled[]> {
+    return Promise.all(
+      batch.map((a) =>
+        this.appendAlone(a.streamName, NO_STREAM, a.encoded, a.streamId).then(
+          (result): Settled => ({ ok: true, result }),
+          (error: unknown): Settled => ({ ok: false, error }),
+        ),
+      ),
+    );
+  }
+
+  /**
+   * An `appendBatch` of `any` appends as one {@link APPEND_ANY_STATEMENT}: appends to the same
+   * stream are merged (in request order) into one, then split back. Returns null when the
+   * statement failed for another reason than an unreachable database (the caller then runs
+   * `ledger_append_batch`, which settles idempotent retries and reports conflicts).
+   */
+  private async appendAnyTogether(requests: readonly AppendRequest[]): Promise<BatchAppendOutcome[] | null> {
+    const merged = new Map<
+      string,
+      { events: unknown[]; parts: { index: number; offset: number; count: number }[] }
+    >();
+    requests.forEach((request, index) => {
+      const encoded = encodeEvents(request.streamName, request.events);
+      let entry = merged.get(request.streamName);
+      if (!entry) merged.set(request.streamName, (entry = { events: [], parts: [] }));
+      entry.parts.push({ index, offset: entry.events.length, count: encoded.length });
+      entry.events.push(...encoded);
+    });
+    const streams = [...merged];
+    let rows: AppendAnyRow[];
+    try {
+      this.assertOpen();
+      ({ rows } = await this.sql.queryPrepared<AppendAnyRow>('ledger_append_any', APPEND_ANY_STATEMENT, [
+        JSON.stringify(streams.map(([stream, entry]) => ({ stream, events: entry.events }))),
+      ]));
+    } catch (error) {
+      if (error instanceof EventStoreUnavailableError) throw error;
+      return null;
+    }
+    if (rows.length !== streams.length) return null;
+    const outcomes = new Array<BatchAppendOutcome>(requests.length);
+    streams.forEach(([, entry], i) => {
+      const row = rows[i]!;
+      const firstRevision = BigInt(row.next_revision) - BigInt(entry.events.length) + 1n;
+      const firstGlobal = BigInt(row.first_global);
+      for (const part of entry.parts) {
+        outcomes[part.index] = {
+          ok: true,
+          nextExpectedRevision: firstRevision + BigInt(part.offset + part.count - 1),
+          firstGlobalPosition: firstGlobal + BigInt(part.offset),
+          lastGlobalPosition: firstGlobal + BigInt(part.offset + part.count - 1),
+          deduplicated: false,
+        };
+      }
+    });
+    this.appendedHere();
+    return outcomes;
   }
 
   private query<T>(sql: string, params: unknown[]) {

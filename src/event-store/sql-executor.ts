@@ -23,6 +23,18 @@ export interface SqlQueryable {
  * (it carries the SQLSTATE in `code`).
  */
 export interface SqlExecutor extends SqlQueryable {
+  /**
+   * Runs a statement that the executor may prepare once per connection under `name` and reuse
+   * (a pg named prepared statement: parsed and planned once, later calls only bind and execute).
+   * `name` must always stand for the same `sql`. Executors that cannot prepare run it as
+   * {@link query}. Errors as for {@link query}.
+   */
+  queryPrepared<T = Record<string, unknown>>(
+    name: string,
+    sql: string,
+    params: unknown[],
+  ): Promise<SqlResult<T>>;
+
   /** Runs a multi-statement SQL script without parameters (e.g. a migration). */
   exec(script: string): Promise<void>;
 

@@ -14,10 +14,13 @@ import {
 } from '../../src/event-store/sql/event-store-schema.js';
 import { SqlEventStore } from '../../src/event-store/sql-event-store.js';
 import { describeEventStoreContract } from './event-store.contract.js';
+import { describeGroupCommit } from './group-commit.contract.js';
 import { ids, newEvents, readAllUntil, sleep, streamName } from './event-store-test-kit.js';
 import { appendRaw, countStoredEvents, recordedMigrations } from './sql-test-kit.js';
 
 const START_TIMEOUT = 30_000;
+
+describeGroupCommit('PGlite', () => createPgliteEventStore());
 
 describeEventStoreContract('PGlite', async () => {
   const store = await createPgliteEventStore();

@@ -23,6 +23,15 @@ export class PgPoolExecutor implements SqlExecutor {
     }
   }
 
+  async queryPrepared<T>(name: string, sql: string, params: unknown[]): Promise<SqlResult<T>> {
+    try {
+      const result = await this.pool.query({ name, text: sql, values: params });
+      return { rows: result.rows as T[] };
+    } catch (error) {
+      throw toUnavailableError(error);
+    }
+  }
+
   async exec(script: string): Promise<void> {
     await this.query(script);
   }
@@ -63,6 +72,15 @@ class PgClientExecutor implements SqlExecutor {
   async query<T>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
     try {
       const result = await this.client.query(sql, params);
+      return { rows: result.rows as T[] };
+    } catch (error) {
+      throw toUnavailableError(error);
+    }
+  }
+
+  async queryPrepared<T>(name: string, sql: string, params: unknown[]): Promise<SqlResult<T>> {
+    try {
+      const result = await this.client.query({ name, text: sql, values: params });
       return { rows: result.rows as T[] };
     } catch (error) {
       throw toUnavailableError(error);

@@ -22,6 +22,11 @@ export class PgliteExecutor implements SqlExecutor {
     }
   }
 
+  /** PGlite has one connection and no named statements here: runs `sql` as {@link query}. */
+  queryPrepared<T>(_name: string, sql: string, params: unknown[]): Promise<SqlResult<T>> {
+    return this.query<T>(sql, params);
+  }
+
   async exec(script: string): Promise<void> {
     try {
       await this.db.exec(script);
@@ -49,6 +54,11 @@ class PgliteTransactionExecutor implements SqlExecutor {
     } catch (error) {
       throw toUnavailableError(error);
     }
+  }
+
+  /** PGlite has one connection and no named statements here: runs `sql` as {@link query}. */
+  queryPrepared<T>(_name: string, sql: string, params: unknown[]): Promise<SqlResult<T>> {
+    return this.query<T>(sql, params);
   }
 
   async exec(script: string): Promise<void> {

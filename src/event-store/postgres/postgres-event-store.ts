@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { installEventStoreSchema } from '../sql/event-store-schema.js';
 import { APPENDED_CHANNEL } from '../sql/migrations/0004-append-notifications.js';
+import type { GroupCommitOptions } from '../group-commit.js';
 import { SqlEventStore } from '../sql-event-store.js';
 import { PgNotificationListener } from './pg-notification-listener.js';
 import { PgPoolExecutor } from './pg-pool-executor.js';
@@ -20,6 +21,19 @@ export interface PostgresEventStoreOptions {
   readonly idleTimeoutMs?: number;
   /** `application_name` shown in pg_stat_activity (default `operation-ledger`). */
   readonly applicationName?: string;
+  /**
+   * Group commit of `no_stream` appends (claims): batches running at once and appends per batch
+   * (default {@link groupCommitFor}).
+   */
+  readonly groupCommit?: GroupCommitOptions;
+}
+
+/**
+ * Default group commit for a pool of `poolSize`: a quarter of the connections (at least one) write
+ * claim batches at once, up to 64 claims each — the rest stay free for reads and other appends.
+ */
+export function groupCommitFor(poolSize: number): GroupCommitOptions {
+  return { maxInFlight: Math.max(1, Math.floor(poolSize / 4)), maxBatchSize: 64 };
 }
 
 /**
@@ -35,12 +49,17 @@ const NOTIFY_MIN_INTERVAL_MS = 10;
 export class PostgresEventStore extends SqlEventStore {
   private constructor(
     private readonly pgExecutor: PgPoolExecutor,
+    groupCommit: GroupCommitOptions,
     private readonly listener: { current: PgNotificationListener | null } = { current: null },
   ) {
-    super(pgExecutor, async () => {
-      await listener.current?.close();
-      await pgExecutor.pool.end();
-    });
+    super(
+      pgExecutor,
+      async () => {
+        await listener.current?.close();
+        await pgExecutor.pool.end();
+      },
+      { groupCommit },
+    );
   }
 
   /**
@@ -103,11 +122,17 @@ export class PostgresEventStore extends SqlEventStore {
       connectionTimeoutMillis: connectionTimeout,
       idleTimeoutMillis: options.idleTimeoutMs ?? 10_000,
       application_name: options.applicationName ?? 'operation-ledger',
+      // JIT compiles plans whose estimated cost is high; the set-based append's generic plan
+      // crosses jit_above_cost on a few thousand events and then spent ~60 ms per call compiling
+      // (auto_explain on the claim benchmark). Short OLTP statements never gain from it.
+      // An `options` parameter in the connection string takes precedence over this one.
+      options: '-c jit=off',
     });
     // An idle connection dropped by the server (restart, 57P01) is removed by the pool; without a
     // listener the 'error' event would crash the process. The next query reconnects.
     pool.on('error', () => undefined);
-    const store = new PostgresEventStore(new PgPoolExecutor(pool));
+    const groupCommit = options.groupCommit ?? groupCommitFor(options.poolSize ?? 10);
+    const store = new PostgresEventStore(new PgPoolExecutor(pool), groupCommit);
     try {
       await installEventStoreSchema(store.executor);
     } catch (error) {

@@ -7,6 +7,7 @@ import { appendFunctionsMigration } from './migrations/0003-append-functions.js'
 import { appendNotificationsMigration } from './migrations/0004-append-notifications.js';
 import { truncateBeforeMigration } from './migrations/0005-truncate-before.js';
 import { notifyAfterCommitMigration } from './migrations/0006-notify-after-commit.js';
+import { dropStreamForeignKeyMigration } from './migrations/0007-drop-stream-foreign-key.js';
 
 /**
  * The event store schema, shared verbatim by the PostgreSQL and PGlite adapters, in apply order.
@@ -20,6 +21,7 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
   appendNotificationsMigration,
   truncateBeforeMigration,
   notifyAfterCommitMigration,
+  dropStreamForeignKeyMigration,
 ];
 
 /**

@@ -1,0 +1,96 @@
+/** Limits of a {@link GroupCommit}. */
+export interface GroupCommitOptions {
+  /** Batches running at once (e.g. a share of the connection pool); >= 1. */
+  readonly maxInFlight: number;
+  /** Requests in one batch; >= 1. */
+  readonly maxBatchSize: number;
+}
+
+interface Waiting<R, O> {
+  readonly key: string;
+  readonly request: R;
+  readonly resolve: (outcome: O) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: requests that arrive while `maxInFlight` batches are running wait, and leave
+ * together as the next batch, so under load many requests share one round trip and one commit,
+ * while a lone request leaves at once (no timer, no added latency when idle). A batch never holds
+ * two requests with the same key (callers key by stream: one statement cannot write a stream
+ * twice); a request whose key is taken waits for a later batch, in arrival order.
+ *
+ * `flush` gets a batch and returns one outcome per request, in order; if it throws, every request
+ * of that batch is rejected with the error.
+ */
+export class GroupCommit<R, O> {
+  private waiting: Waiting<R, O>[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly flush: (batch: readonly R[]) => Promise<readonly O[]>,
+    private readonly options: GroupCommitOptions,
+  ) {
+    if (!(options.maxInFlight >= 1 && options.maxBatchSize >= 1)) {
+      throw new RangeError('GroupCommit: maxInFlight and maxBatchSize must be >= 1');
+    }
+  }
+
+  /** Queues `request` under `key`; resolves with its outcome once its batch is done. */
+  submit(key: string, request: R): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.waiting.push({ key, request, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
+      const batch = this.takeBatch();
+      this.inFlight++;
+      void this.run(batch);
+    }
+  }
+
+  /** Takes up to `maxBatchSize` waiting requests with distinct keys, oldest first. */
+  private takeBatch(): Waiting<R, O>[] {
+    const { maxBatchSize } = this.options;
+    if (this.waiting.length <= maxBatchSize && allKeysDistinct(this.waiting)) {
+      const all = this.waiting;
+      this.waiting = [];
+      return all;
+    }
+    const batch: Waiting<R, O>[] = [];
+    const keys = new Set<string>();
+    const rest: Waiting<R, O>[] = [];
+    for (const w of this.waiting) {
+      if (batch.length < maxBatchSize && !keys.has(w.key)) {
+        keys.add(w.key);
+        batch.push(w);
+      } else {
+        rest.push(w);
+      }
+    }
+    this.waiting = rest;
+    return batch;
+  }
+
+  private async run(batch: Waiting<R, O>[]): Promise<void> {
+    try {
+      const outcomes = await this.flush(batch.map((w) => w.request));
+      batch.forEach((w, i) =>
+        i < outcomes.length ? w.resolve(outcomes[i]!) : w.reject(new Error('GroupCommit: no outcome')),
+      );
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+    } finally {
+      this.inFlight--;
+      this.pump();
+    }
+  }
+}
+
+function allKeysDistinct(waiting: readonly { readonly key: string }[]): boolean {
+  if (waiting.length < 2) return true;
+  return new Set(waiting.map((w) => w.key)).size === waiting.length;
+}

@@ -1,0 +1,182 @@
+import {
+  ANY,
+  EventIdConflictError,
+  NO_STREAM,
+  WrongExpectedVersionError,
+} from '../../src/event-store/event-store.port.js';
+import type { SqlEventStore } from '../../src/event-store/sql-event-store.js';
+import type { RecordedEvent } from '../../src/event-store/event-store.port.js';
+import { expectStrictlyIncreasing, ids, newEvents, sleep, streamName } from './event-store-test-kit.js';
+import { countStoredEvents } from './sql-test-kit.js';
+
+/** Transaction id of a global position (positions are `xid << 20 + index`, migration 1). */
+const transactionOf = (position: bigint) => position >> 20n;
+
+/** Pages `readAll` from the start until every id of `wanted` was read (readAll may lag commits). */
+async function readAllUntilSeen(store: SqlEventStore, wanted: ReadonlySet<string>): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const all: RecordedEvent[] = [];
+    for (let page = await store.readAll(-1n, 1000); page.length > 0;) {
+      all.push(...page);
+      page = await store.readAll(page[page.length - 1]!.globalPosition, 1000);
+    }
+    const seen = all.filter((e) => wanted.has(e.id)).length;
+    if (seen >= wanted.size || Date.now() > deadline) return all;
+    await sleep(50);
+  }
+}
+
+/**
+ * Group commit of the SQL stores (SqlEventStore): `no_stream` appends arriving together are
+ * written by one set-based statement, and an `appendBatch` of `any` appends by another. Every
+ * append must still get exactly the answer it would get alone — checked here by reading back what
+ * is stored, not by trusting the returned positions.
+ */
+export function describeGroupCommit(name: string, open: () => Promise<SqlEventStore>): void {
+  describe(`group commit: ${name}`, () => {
+    let store: SqlEventStore;
+    beforeAll(async () => {
+      store = await open();
+    }, 30_000);
+    afterAll(() => store?.close());
+
+    it('answers a mixed burst of no_stream appends each as if it were alone', async () => {
+      const existing = Array.from({ length: 10 }, () => ({
+        stream: streamName('gc-existing'),
+        events: newEvents(2),
+      }));
+      const retried = Array.from({ length: 10 }, () => ({
+        stream: streamName('gc-retry'),
+        events: newEvents(2),
+      }));
+      for (const { stream, events } of [...existing, ...retried])
+        await store.append(stream, events, NO_STREAM);
+      const stolenId = existing[0]!.events[0]!.id;
+      const fresh = Array.from({ length: 150 }, () => ({
+        stream: streamName('gc-new'),
+        events: newEvents(2),
+      }));
+      const thief = { stream: streamName('gc-thief'), events: [{ ...newEvents(1)[0]!, id: stolenId }] };
+
+      const [freshResults, existingErrors, retryResults, thiefError] = await Promise.all([
+        Promise.all(fresh.map(({ stream, events }) => store.append(stream, events, NO_STREAM))),
+        Promise.all(
+          existing.map(({ stream }) =>
+            store.append(stream, newEvents(1), NO_STREAM).catch((e: unknown) => e),
+          ),
+        ),
+        Promise.all(retried.map(({ stream, events }) => store.append(stream, events, NO_STREAM))),
+        store.append(thief.stream, thief.events, NO_STREAM).catch((e: unknown) => e),
+      ]);
+
+      // fresh streams: created with exactly their two events, at the positions returned
+      for (const [i, { stream, events }] of fresh.entries()) {
+        const stored = await store.read(stream);
+        expect(ids(stored)).toEqual(ids(events));
+        expect(stored.map((e) => e.streamPosition)).toEqual([0n, 1n]);
+        expect(freshResults[i]).toEqual({
+          nextExpectedRevision: 1n,
+          firstGlobalPosition: stored[0]!.globalPosition,
+          lastGlobalPosition: stored[1]!.globalPosition,
+          deduplicated: false,
+        });
+      }
+      // they really were written together: fewer transactions than appends
+      const transactions = new Set(freshResults.map((r) => transactionOf(r.firstGlobalPosition)));
+      expect(transactions.size).toBeLessThan(fresh.length);
+      // existing streams: refused with their events, nothing written
+      for (const [i, { stream, events }] of existing.entries()) {
+        const error = existingErrors[i] as WrongExpectedVersionError;
+        expect(error).toBeInstanceOf(WrongExpectedVersionError);
+        expect(error.actual).toBe(1n);
+        expect(ids(error.currentEvents ?? [])).toEqual(ids(events));
+        expect(await countStoredEvents(store.executor, stream)).toBe(2);
+      }
+      // retries of stored appends: deduplicated, nothing new
+      for (const [i, { stream }] of retried.entries()) {
+        expect(retryResults[i]!.deduplicated).toBe(true);
+        expect(await countStoredEvents(store.executor, stream)).toBe(2);
+      }
+      // an id already used by another stream: refused, and its stream was not created
+      expect(thiefError).toBeInstanceOf(EventIdConflictError);
+      expect(await store.read(thief.stream)).toEqual([]);
+      expect(await countStoredEvents(store.executor, existing[0]!.stream)).toBe(2);
+
+      // readAll holds every fresh event once, in strictly increasing global order
+      const freshIds = new Set(fresh.flatMap(({ events }) => ids(events)));
+      const all = await readAllUntilSeen(store, freshIds);
+      expect(all.filter((e) => freshIds.has(e.id))).toHaveLength(freshIds.size);
+      expectStrictlyIncreasing(all.map((e) => e.globalPosition));
+    });
+
+    it('lets exactly one of 40 concurrent no_stream appends to one stream win', async () => {
+      const stream = streamName('gc-race');
+      const attempts = Array.from({ length: 40 }, () => newEvents(1));
+      const outcomes = await Promise.all(
+        attempts.map((events) =>
+          store.append(stream, events, NO_STREAM).then(
+            () => 'won',
+            (e: unknown) => e,
+          ),
+        ),
+      );
+      expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
+      for (const o of outcomes.filter((o) => o !== 'won')) {
+        expect(o).toBeInstanceOf(WrongExpectedVersionError);
+        expect((o as WrongExpectedVersionError).actual).toBe(0n);
+      }
+      expect(await countStoredEvents(store.executor, stream)).toBe(1);
+    });
+
+    it('writes an appendBatch of any appends with repeated streams in request order', async () => {
+      const a = streamName('gc-any-a');
+      const b = streamName('gc-any-b');
+      await store.append(a, newEvents(3), NO_STREAM); // a is at revision 2
+      const requests = [
+        { streamName: a, events: newEvents(2, 'A1'), expectedRevision: ANY },
+        { streamName: b, events: newEvents(1, 'B1'), expectedRevision: ANY },
+        { streamName: a, events: newEvents(1, 'A2'), expectedRevision: ANY },
+        { streamName: b, events: newEvents(2, 'B2'), expectedRevision: ANY },
+      ];
+      const outcomes = await store.appendBatch(requests);
+
+      const storedA = await store.read(a);
+      const storedB = await store.read(b);
+      expect(storedA.map((e) => e.type)).toEqual([
+        'Happened-0',
+        'Happened-1',
+        'Happened-2',
+        'A1-0',
+        'A1-1',
+        'A2-0',
+      ]);
+      expect(storedB.map((e) => e.type)).toEqual(['B1-0', 'B2-0', 'B2-1']);
+      const byId = new Map([...storedA, ...storedB].map((e) => [e.id, e]));
+      requests.forEach((request, i) => {
+        const outcome = outcomes[i]!;
+        if (!outcome.ok) throw outcome.error;
+        const first = byId.get(request.events[0]!.id)!;
+        const last = byId.get(request.events[request.events.length - 1]!.id)!;
+        expect(outcome.nextExpectedRevision).toBe(last.streamPosition);
+        expect(outcome.firstGlobalPosition).toBe(first.globalPosition);
+        expect(outcome.lastGlobalPosition).toBe(last.globalPosition);
+      });
+    });
+
+    it('replays an appendBatch of any appends alone when one reuses an id, so retries still deduplicate', async () => {
+      const stream = streamName('gc-any-retry');
+      const events = newEvents(2);
+      const first = await store.appendBatch([{ streamName: stream, events, expectedRevision: ANY }]);
+      const other = streamName('gc-any-other');
+      const again = await store.appendBatch([
+        { streamName: stream, events, expectedRevision: ANY },
+        { streamName: other, events: newEvents(1), expectedRevision: ANY },
+      ]);
+      expect(again[0]).toEqual({ ...first[0], deduplicated: true });
+      expect(again[1]!.ok).toBe(true);
+      expect(await countStoredEvents(store.executor, stream)).toBe(2);
+      expect(await countStoredEvents(store.executor, other)).toBe(1);
+    });
+  });
+}
