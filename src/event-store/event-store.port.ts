@@ -63,6 +63,14 @@ export interface AppendRequest {
   readonly streamName: string;
   readonly events: readonly EventToAppend[];
   readonly expectedRevision: ExpectedRevision;
+  /**
+   * Write only if ANOTHER stream is still at this revision when the batch commits (and keep it
+   * there until then); otherwise nothing of this request is written and its outcome is a
+   * WrongExpectedVersionError for that stream, carrying its actual revision. Honoured only by
+   * stores that implement {@link EventStore.peek} (use it only with them); the SQL stores check it
+   * under a share lock of that stream's row.
+   */
+  readonly onlyIf?: { readonly streamName: string; readonly revision: bigint };
 }
 
 /** Per-request outcome of a batch append; a failed request never fails the others. */
@@ -126,6 +134,15 @@ export interface EventStore {
    */
   subscribeToAppends?(listener: () => void): () => void;
 
+  /**
+   * Optional: the events of a stream as this process last saw them whole, without asking the
+   * database — possibly stale, so a decision taken on them must be verified by its write: an
+   * append with their last revision as expected revision, or an audit append with
+   * {@link AppendRequest.onlyIf}. Undefined when the process holds nothing for the stream. Stores
+   * that implement it honour `onlyIf`. The events are frozen and shared.
+   */
+  peek?(streamName: string): readonly RecordedEvent[] | undefined;
+
   /** Releases connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -145,6 +162,23 @@ export class WrongExpectedVersionError extends Error {
     readonly currentEvents?: readonly RecordedEvent[],
   ) {
     super(`Wrong expected revision on ${streamName}: expected ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+/**
+ * A {@link WrongExpectedVersionError} created without a stack trace: for a refused expected
+ * revision (every duplicate claim) the error is an answer, not a bug, and capturing the stack
+ * cost about 2 % of a duplicate claim's CPU on the claim benchmark.
+ */
+export function wrongExpectedVersion(
+  ...args: ConstructorParameters<typeof WrongExpectedVersionError>
+): WrongExpectedVersionError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new WrongExpectedVersionError(...args);
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

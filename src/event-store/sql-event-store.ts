@@ -13,11 +13,12 @@ import {
   NO_STREAM,
   type ReadStreamOptions,
   type RecordedEvent,
-  WrongExpectedVersionError,
+  wrongExpectedVersion,
 } from './event-store.port.js';
 import type { SqlExecutor } from './sql-executor.js';
 import { encodeEvents, encodeExpectedRevision, isUuid } from './sql/append-encoding.js';
 import { APPEND_COLUMNS, type AppendRow, toAppendOutcome } from './sql/append-row.js';
+import { KnownStreams, type KnownStream } from './sql/known-streams.js';
 import { type RecordedEventJson, toRecordedEvent } from './sql/recorded-event-json.js';
 import {
   APPEND_ANY_STATEMENT,
@@ -27,6 +28,7 @@ import {
 } from './sql/set-append-statements.js';
 import {
   EVENT_ID_CONSTRAINT,
+  isSettledAppendByAppend,
   isUniqueViolation,
   STREAM_ID_CONSTRAINT,
   SqlState,
@@ -38,10 +40,15 @@ const MAX_LIMIT = 2 ** 31 - 1;
 /** Group commit of `no_stream` appends when the adapter sets none: one batch at a time, 64 per batch. */
 export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxInFlight: 1, maxBatchSize: 64 };
 
+/** Streams held with their events for refused `no_stream` appends (duplicate claims) by default. */
+export const DEFAULT_KNOWN_STREAMS = 4096;
+
 /** Options of {@link SqlEventStore}. */
 export interface SqlEventStoreOptions {
   /** Group commit of `no_stream` appends (see {@link SqlEventStore}); default {@link DEFAULT_GROUP_COMMIT}. */
   readonly groupCommit?: GroupCommitOptions;
+  /** Streams held for repeated refusals (see {@link KnownStreams}); default {@link DEFAULT_KNOWN_STREAMS}. */
+  readonly knownStreams?: number;
 }
 
 /** A `no_stream` append waiting for its group commit. */
@@ -50,6 +57,45 @@ interface NewStreamAppend {
   readonly events: readonly EventToAppend[];
   readonly encoded: unknown[];
   readonly streamId: string | null;
+}
+
+/** `any` appends to one stream under one condition, merged in request order (see appendAnyTogether). */
+interface MergedAnyAppend {
+  readonly stream: string;
+  readonly onlyIf: AppendRequest['onlyIf'];
+  readonly events: unknown[];
+  /** Where each request's events are in `events`. */
+  readonly parts: { readonly index: number; readonly offset: number; readonly count: number }[];
+}
+
+/**
+ * Splits `any` appends into statements' worth: requests for the same stream and the same
+ * condition merge; a stream named again under another condition starts or joins a later round,
+ * so each round names a stream once.
+ */
+function anyAppendRounds(requests: readonly AppendRequest[]): MergedAnyAppend[][] {
+  const rounds: Map<string, MergedAnyAppend>[] = [];
+  requests.forEach((request, index) => {
+    const encoded = encodeEvents(request.streamName, request.events);
+    const condition = request.onlyIf ? `${request.onlyIf.streamName}@${request.onlyIf.revision}` : '';
+    let round = rounds.find((r) => {
+      const there = r.get(request.streamName);
+      return there === undefined || conditionKey(there) === condition;
+    });
+    if (!round) rounds.push((round = new Map()));
+    let merged = round.get(request.streamName);
+    if (!merged) {
+      merged = { stream: request.streamName, onlyIf: request.onlyIf, events: [], parts: [] };
+      round.set(request.streamName, merged);
+    }
+    merged.parts.push({ index, offset: merged.events.length, count: encoded.length });
+    merged.events.push(...encoded);
+  });
+  return rounds.map((r) => [...r.values()]);
+}
+
+function conditionKey(merged: MergedAnyAppend): string {
+  return merged.onlyIf ? `${merged.onlyIf.streamName}@${merged.onlyIf.revision}` : '';
 }
 
 /** Outcome of one append of a group commit: the result, or the error that append alone raises. */
@@ -68,9 +114,11 @@ type Settled =
  * - Group commit (the claim path): `no_stream` appends that arrive while earlier ones are being
  *   written leave together as one set-based statement (`CREATE_STREAMS_STATEMENT`), and an
  *   `appendBatch` of `any` appends is one such statement too (`APPEND_ANY_STATEMENT`). Results are
- *   per append and the same as `ledger_append`'s; when a set-based statement fails for any reason
- *   but an unreachable database (a reused event id, a race it cannot settle), each of its appends
- *   is replayed alone through `ledger_append`, so every caller gets its own exact answer.
+ *   per append and the same as `ledger_append`'s; when a set-based statement fails with a unique
+ *   violation or a deadlock (a reused event id, a race it cannot settle), each of its appends is
+ *   replayed alone through `ledger_append`, so every caller gets its own exact answer. A refused
+ *   claim's stream is held in memory ({@link KnownStreams}), so a repeated refusal of an unchanged
+ *   stream does not send its events again.
  * - readAll: `ledger_read_all`, bounded by the transaction-id high-water mark. Call it outside a
  *   transaction that has written: a transaction never sees its own events in readAll. While any
  *   transaction of the PostgreSQL cluster holds a transaction id (in any database), readAll
@@ -86,6 +134,7 @@ export class SqlEventStore implements EventStore {
   readonly #appendListeners = new Set<() => void>();
   #watchingOthers = false;
   readonly #newStreams: GroupCommit<NewStreamAppend, Settled>;
+  readonly #known: KnownStreams;
 
   constructor(
     private readonly sql: SqlExecutor,
@@ -96,6 +145,7 @@ export class SqlEventStore implements EventStore {
       ...DEFAULT_GROUP_COMMIT,
       ...options.groupCommit,
     });
+    this.#known = new KnownStreams(options.knownStreams ?? DEFAULT_KNOWN_STREAMS);
   }
 
   /** The executor of this store's database, for other tables (projections) in the same database. */
@@ -124,7 +174,11 @@ export class SqlEventStore implements EventStore {
 
   async appendBatch(requests: readonly AppendRequest[]): Promise<BatchAppendOutcome[]> {
     if (requests.length === 0) return [];
-    if (requests.every((r) => r.expectedRevision === ANY)) {
+    const allAny = requests.every((r) => r.expectedRevision === ANY);
+    if (!allAny && requests.some((r) => r.onlyIf)) {
+      throw new TypeError('appendBatch: onlyIf is supported on appends with expected revision any only');
+    }
+    if (allAny) {
       const outcomes = await this.appendAnyTogether(requests);
       if (outcomes) return outcomes;
     }
@@ -178,6 +232,7 @@ export class SqlEventStore implements EventStore {
     if (typeof revision !== 'bigint' || revision < 0n) {
       throw new RangeError(`truncateBefore: revision must be a bigint >= 0, got ${String(revision)}`);
     }
+    this.#known.forget(streamName);
     const { rows } = await this.query<{ deleted: string | number | bigint }>(
       'select ledger_truncate_before($1, $2::text::bigint)::text as deleted',
       [streamName, revision.toString()],
@@ -206,6 +261,14 @@ export class SqlEventStore implements EventStore {
       this.watchOtherWriters(() => this.announceAppended());
     }
     return () => void this.#appendListeners.delete(listener);
+  }
+
+  /**
+   * The stream as this process last saw it whole: held after a refused `no_stream` append (see
+   * {@link KnownStreams}). Possibly stale (the port's contract): verify with the write.
+   */
+  peek(streamName: string): readonly RecordedEvent[] | undefined {
+    return this.#known.get(streamName)?.events;
   }
 
   close(): Promise<void> {
@@ -273,19 +336,25 @@ export class SqlEventStore implements EventStore {
    * {@link appendAlone}.
    */
   private async createStreams(batch: readonly NewStreamAppend[]): Promise<Settled[]> {
+    const known = batch.map((a) => this.#known.get(a.streamName));
+    const payload = batch.map((a, i) => ({
+      stream: a.streamName,
+      streamId: a.streamId,
+      events: a.encoded,
+      known: known[i] && {
+        revision: known[i].revision.toString(),
+        first: known[i].first?.toString() ?? null,
+      },
+    }));
     let rows: CreateStreamsRow[];
     try {
       ({ rows } = await this.sql.queryPrepared<CreateStreamsRow>(
         'ledger_create_streams',
         CREATE_STREAMS_STATEMENT,
-        [
-          JSON.stringify(
-            batch.map((a) => ({ stream: a.streamName, streamId: a.streamId, events: a.encoded })),
-          ),
-        ],
+        [JSON.stringify(payload)],
       ));
     } catch (error) {
-      if (error instanceof EventStoreUnavailableError) throw error;
+      if (!isSettledAppendByAppend(error)) throw error;
       return this.settleAlone(batch);
     }
     const settled = await Promise.all(
@@ -302,15 +371,10 @@ export class SqlEventStore implements EventStore {
             },
           };
         }
-        const current = (row?.current_events ?? []) as RecordedEventJson[];
+        const current = row && this.currentStream(append.streamName, row, known[i]);
         const ids = new Set(append.events.map((e) => e.id.toLowerCase()));
-        if (row && row.actual !== null && !current.some((e) => ids.has(e.id))) {
-          const error = new WrongExpectedVersionError(
-            append.streamName,
-            NO_STREAM,
-            BigInt(row.actual),
-            current.map(toRecordedEvent),
-          );
+        if (current && !current.events.some((e) => ids.has(e.id))) {
+          const error = wrongExpectedVersion(append.streamName, NO_STREAM, current.revision, current.events);
           return { ok: false, error };
         }
         return (await this.settleAlone([append]))[0]!;
@@ -318,6 +382,27 @@ export class SqlEventStore implements EventStore {
     );
     if (settled.some((s) => s.ok && !s.result.deduplicated)) this.appendedHere();
     return settled;
+  }
+
+  /**
+   * The stream a refused `no_stream` append saw: the events the statement returned (now held for
+   * the next refusal), or the held copy the statement confirmed; undefined when the statement could
+   * not see the stream (created by a transaction that committed meanwhile).
+   */
+  private currentStream(
+    streamName: string,
+    row: CreateStreamsRow,
+    known: KnownStream | undefined,
+  ): KnownStream | undefined {
+    if (row.actual === null) return undefined;
+    const revision = BigInt(row.actual);
+    const first = row.first === null ? null : BigInt(row.first);
+    if (row.current_events !== null) {
+      const events = (row.current_events as RecordedEventJson[]).map(toRecordedEvent);
+      return this.#known.remember(streamName, revision, first, events);
+    }
+    if (known && known.revision === revision && known.first === first) return known;
+    return undefined;
   }
 
   /** Each append alone through {@link appendAlone}, each with its own outcome. */
@@ -333,41 +418,68 @@ export class SqlEventStore implements EventStore {
   }
 
   /**
-   * An `appendBatch` of `any` appends as one {@link APPEND_ANY_STATEMENT}: appends to the same
-   * stream are merged (in request order) into one, then split back. Returns null when the
-   * statement failed for another reason than an unreachable database (the caller then runs
-   * `ledger_append_batch`, which settles idempotent retries and reports conflicts).
+   * An `appendBatch` of `any` appends as {@link APPEND_ANY_STATEMENT}s: requests for the same
+   * stream with the same `onlyIf` are merged (in request order) into one and split back; a stream
+   * named again with another condition goes to a next statement. Without conditions, returns null
+   * when a statement failed with a unique violation or deadlock (the caller then runs
+   * `ledger_append_batch`, which settles idempotent retries and reports conflicts). With
+   * conditions, which `ledger_append_batch` cannot check, the failed statement's requests are
+   * retried one by one, and a request that fails alone raises its error.
    */
   private async appendAnyTogether(requests: readonly AppendRequest[]): Promise<BatchAppendOutcome[] | null> {
-    const merged = new Map<
-      string,
-      { events: unknown[]; parts: { index: number; offset: number; count: number }[] }
-    >();
-    requests.forEach((request, index) => {
-      const encoded = encodeEvents(request.streamName, request.events);
-      let entry = merged.get(request.streamName);
-      if (!entry) merged.set(request.streamName, (entry = { events: [], parts: [] }));
-      entry.parts.push({ index, offset: entry.events.length, count: encoded.length });
-      entry.events.push(...encoded);
-    });
-    const streams = [...merged];
-    let rows: AppendAnyRow[];
-    try {
-      this.assertOpen();
-      ({ rows } = await this.sql.queryPrepared<AppendAnyRow>('ledger_append_any', APPEND_ANY_STATEMENT, [
-        JSON.stringify(streams.map(([stream, entry]) => ({ stream, events: entry.events }))),
-      ]));
-    } catch (error) {
-      if (error instanceof EventStoreUnavailableError) throw error;
-      return null;
-    }
-    if (rows.length !== streams.length) return null;
+    const conditional = requests.some((r) => r.onlyIf);
     const outcomes = new Array<BatchAppendOutcome>(requests.length);
-    streams.forEach(([, entry], i) => {
+    for (const round of anyAppendRounds(requests)) {
+      let written: boolean;
+      try {
+        written = await this.appendAnyRound(round, outcomes);
+      } catch (error) {
+        if (!isSettledAppendByAppend(error)) throw toStoreError(requests[0]!.streamName, error);
+        if (!conditional) return null;
+        written = false;
+        for (const merged of round) {
+          const alone = await this.appendAnyRound([merged], outcomes).catch((error: unknown) => {
+            throw toStoreError(merged.stream, error);
+          });
+          written ||= alone;
+        }
+      }
+      if (written) this.appendedHere();
+    }
+    return outcomes;
+  }
+
+  /** One {@link APPEND_ANY_STATEMENT} for `round`; fills `outcomes`; true when anything was written. */
+  private async appendAnyRound(
+    round: readonly MergedAnyAppend[],
+    outcomes: BatchAppendOutcome[],
+  ): Promise<boolean> {
+    this.assertOpen();
+    const { rows } = await this.sql.queryPrepared<AppendAnyRow>('ledger_append_any', APPEND_ANY_STATEMENT, [
+      JSON.stringify(
+        round.map((m) => ({
+          stream: m.stream,
+          events: m.events,
+          onlyIf: m.onlyIf && { stream: m.onlyIf.streamName, revision: m.onlyIf.revision.toString() },
+        })),
+      ),
+    ]);
+    if (rows.length !== round.length) throw new Error(`Expected ${round.length} rows, got ${rows.length}`);
+    let written = false;
+    round.forEach((merged, i) => {
       const row = rows[i]!;
-      const firstRevision = BigInt(row.next_revision) - BigInt(entry.events.length) + 1n;
+      if (row.next_revision === null || row.first_global === null) {
+        const { streamName, revision } = merged.onlyIf!;
+        const actual = row.condition_actual === null ? NO_STREAM : BigInt(row.condition_actual);
+        for (const part of merged.parts) {
+          outcomes[part.index] = { ok: false, error: wrongExpectedVersion(streamName, revision, actual) };
+        }
+        return;
+      }
+      written = true;
+      const firstRevision = BigInt(row.next_revision) - BigInt(merged.events.length) + 1n;
       const firstGlobal = BigInt(row.first_global);
-      for (const part of entry.parts) {
+      for (const part of merged.parts) {
         outcomes[part.index] = {
           ok: true,
           nextExpectedRevision: firstRevision + BigInt(part.offset + part.count - 1),
@@ -377,8 +489,7 @@ export class SqlEventStore implements EventStore {
         };
       }
     });
-    this.appendedHere();
-    return outcomes;
+    return written;
   }
 
   private query<T>(sql: string, params: unknown[]) {

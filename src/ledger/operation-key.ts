@@ -1,4 +1,4 @@
-import { v5 as uuidv5 } from 'uuid';
+import { parse as parseUuid, v5 as uuidv5 } from 'uuid';
 
 /**
  * The business identity of an operation — the intent, never the attempt (DESIGN.md "Operation key").
@@ -26,6 +26,18 @@ export const MAX_REVISION = 2_147_483_647;
  * would change every operationId. Documented in README.md.
  */
 export const OPERATION_ID_NAMESPACE = '63eeae26-aca5-40f1-b1c3-d04d32d0e365';
+
+/** {@link OPERATION_ID_NAMESPACE} as its 16 bytes, parsed once. */
+const NAMESPACE_BYTES = parseUuid(OPERATION_ID_NAMESPACE);
+
+/**
+ * UUID v5 (RFC 9562 §5.5) of `name` (UTF-8) under {@link OPERATION_ID_NAMESPACE}. Hands the
+ * library bytes: given strings, it re-parses the namespace and encodes the name in JavaScript on
+ * every call, which was a tenth of the claim path's CPU on the claim benchmark.
+ */
+export function uuidV5InOperationNamespace(name: string): string {
+  return uuidv5(Buffer.from(name, 'utf8'), NAMESPACE_BYTES);
+}
 
 /** Prefix of decision streams: `operation-<canonical key>`. */
 export const OPERATION_STREAM_PREFIX = 'operation-';
@@ -69,7 +81,7 @@ export function auditStreamName(key: OperationKey): string {
 
 /** operationId = UUID v5 of the canonical key under {@link OPERATION_ID_NAMESPACE} (RFC 9562 §5.5). */
 export function operationIdFor(key: OperationKey): string {
-  return uuidv5(canonicalKey(key), OPERATION_ID_NAMESPACE);
+  return uuidV5InOperationNamespace(canonicalKey(key));
 }
 
 /**

@@ -1,5 +1,4 @@
-import { v5 as uuidv5 } from 'uuid';
-import { OPERATION_ID_NAMESPACE, canonicalKey, type OperationKey } from './operation-key.js';
+import { canonicalKey, uuidV5InOperationNamespace, type OperationKey } from './operation-key.js';
 import type { ValidationIssue } from './validation-issue.js';
 
 /** Step names: 1–128 characters of letters, digits, `.`, `_`, `:` and `-` (they appear in URLs). */
@@ -19,5 +18,5 @@ export function stepNameIssue(step: string): ValidationIssue | null {
  * payment and messaging APIs) turns a retried call into a replay.
  */
 export function providerIdempotencyKey(key: OperationKey, step: string): string {
-  return uuidv5(`${canonicalKey(key)}#step:${step}`, OPERATION_ID_NAMESPACE);
+  return uuidV5InOperationNamespace(`${canonicalKey(key)}#step:${step}`);
 }

@@ -7,7 +7,7 @@ import {
 import type { SqlEventStore } from '../../src/event-store/sql-event-store.js';
 import type { RecordedEvent } from '../../src/event-store/event-store.port.js';
 import { expectStrictlyIncreasing, ids, newEvents, sleep, streamName } from './event-store-test-kit.js';
-import { countStoredEvents } from './sql-test-kit.js';
+import { appendRaw, countStoredEvents } from './sql-test-kit.js';
 
 /** Transaction id of a global position (positions are `xid << 20 + index`, migration 1). */
 const transactionOf = (position: bigint) => position >> 20n;
@@ -110,6 +110,36 @@ export function describeGroupCommit(name: string, open: () => Promise<SqlEventSt
       expectStrictlyIncreasing(all.map((e) => e.globalPosition));
     });
 
+    it('answers a repeated refusal of an unchanged stream from memory, and sees changes made elsewhere', async () => {
+      const stream = streamName('gc-known');
+      const stored = newEvents(3);
+      await store.append(stream, stored, NO_STREAM);
+      const refusal = async () => {
+        const error = await store.append(stream, newEvents(1), NO_STREAM).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(WrongExpectedVersionError);
+        return error as WrongExpectedVersionError;
+      };
+      const first = await refusal();
+      const second = await refusal();
+      expect(ids(second.currentEvents!)).toEqual(ids(stored));
+      expect(second.currentEvents).toBe(first.currentEvents); // the held copy, not sent again
+      expect(Object.isFrozen(second.currentEvents![0]!.data)).toBe(true);
+
+      // another writer appends (raw SQL, as another process would): the refusal sees it
+      const later = newEvents(1, 'Later');
+      await appendRaw(store.executor, stream, later, '2');
+      const third = await refusal();
+      expect(third.actual).toBe(3n);
+      expect(ids(third.currentEvents!)).toEqual([...ids(stored), ...ids(later)]);
+
+      // another process truncates (retention): the held copy is not used any more
+      await store.executor.query('select ledger_truncate_before($1, 2)', [stream]);
+      const fourth = await refusal();
+      expect(fourth.actual).toBe(3n);
+      expect(fourth.currentEvents!.map((e) => e.streamPosition)).toEqual([2n, 3n]);
+      expect(await countStoredEvents(store.executor, stream)).toBe(2);
+    });
+
     it('lets exactly one of 40 concurrent no_stream appends to one stream win', async () => {
       const stream = streamName('gc-race');
       const attempts = Array.from({ length: 40 }, () => newEvents(1));
@@ -162,6 +192,45 @@ export function describeGroupCommit(name: string, open: () => Promise<SqlEventSt
         expect(outcome.firstGlobalPosition).toBe(first.globalPosition);
         expect(outcome.lastGlobalPosition).toBe(last.globalPosition);
       });
+    });
+
+    it('writes an any append with onlyIf only while the other stream is at that revision', async () => {
+      const decision = streamName('gc-cond-decision');
+      const audit = streamName('gc-cond-audit');
+      const missing = streamName('gc-cond-missing');
+      await store.append(decision, newEvents(2), NO_STREAM); // revision 1
+      const outcomes = await store.appendBatch([
+        {
+          streamName: audit,
+          events: newEvents(1, 'Current'),
+          expectedRevision: ANY,
+          onlyIf: { streamName: decision, revision: 1n },
+        },
+        {
+          streamName: audit,
+          events: newEvents(1, 'Stale'),
+          expectedRevision: ANY,
+          onlyIf: { streamName: decision, revision: 0n },
+        },
+        {
+          streamName: audit,
+          events: newEvents(1, 'Missing'),
+          expectedRevision: ANY,
+          onlyIf: { streamName: missing, revision: 0n },
+        },
+        { streamName: audit, events: newEvents(1, 'Plain'), expectedRevision: ANY },
+      ]);
+      expect(outcomes.map((o) => o.ok)).toEqual([true, false, false, true]);
+      const stale = outcomes[1] as { ok: false; error: WrongExpectedVersionError };
+      expect(stale.error.streamName).toBe(decision);
+      expect(stale.error.actual).toBe(1n);
+      expect((outcomes[2] as { ok: false; error: WrongExpectedVersionError }).error.actual).toBe(NO_STREAM);
+      const stored = await store.read(audit);
+      expect(stored.map((e) => e.type).sort()).toEqual(['Current-0', 'Plain-0']);
+      expect(await store.read(missing)).toEqual([]);
+      expect(store.peek(decision)).toBeUndefined(); // nothing refused on it yet
+      await store.append(decision, newEvents(1), NO_STREAM).catch(() => undefined);
+      expect(ids(store.peek(decision) ?? [])).toEqual(ids(await store.read(decision)));
     });
 
     it('replays an appendBatch of any appends alone when one reuses an id, so retries still deduplicate', async () => {

@@ -2,7 +2,7 @@ import {
   type BatchAppendOutcome,
   type ExpectedRevision,
   NO_STREAM,
-  WrongExpectedVersionError,
+  wrongExpectedVersion,
 } from '../event-store.port.js';
 import { type RecordedEventJson, toRecordedEvent } from './recorded-event-json.js';
 
@@ -41,7 +41,7 @@ export function toAppendOutcome(
     const currentEvents = (row.current_events ?? []).map(toRecordedEvent);
     return {
       ok: false,
-      error: new WrongExpectedVersionError(streamName, expected, actual, currentEvents),
+      error: wrongExpectedVersion(streamName, expected, actual, currentEvents),
     };
   }
   return {

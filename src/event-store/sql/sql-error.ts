@@ -1,6 +1,7 @@
 /** SQLSTATE codes and constraint names the event store reacts to (PostgreSQL Appendix A). */
 export const SqlState = {
   uniqueViolation: '23505',
+  deadlockDetected: '40P01',
   /** Raised by `ledger_append` for an event id conflict (custom class `LG`). */
   eventIdConflict: 'LG001',
 } as const;
@@ -23,4 +24,15 @@ export function constraintOf(error: unknown): string | undefined {
 /** True for a unique violation of `constraint`. */
 export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return sqlStateOf(error) === SqlState.uniqueViolation && constraintOf(error) === constraint;
+}
+
+/**
+ * True for the failures of a set-based append that one of its appends alone may cause and that
+ * `ledger_append` settles per append: a unique violation (a reused event id, a stream id naming
+ * another stream) or a deadlock with a writer locking in another order. Anything else is a real
+ * error for every append of the batch.
+ */
+export function isSettledAppendByAppend(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state === SqlState.uniqueViolation || state === SqlState.deadlockDetected;
 }

@@ -4,11 +4,13 @@ import {
   type AppendRequest,
   type EventStore,
   type EventToAppend,
+  WrongExpectedVersionError,
 } from '../../event-store/event-store.port.js';
 import { EVENT_STORE } from '../../event-store/event-store.token.js';
 
 interface Pending {
   readonly request: AppendRequest;
+  /** Called with the request's outcome error, if any (a failed `onlyIf` included). */
   readonly done: (err?: unknown) => void;
 }
 
@@ -31,12 +33,41 @@ export class AuditWriter {
   write(streamName: string, events: readonly EventToAppend[]): Promise<void> {
     if (events.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({
+      this.enqueue({
         request: { streamName, events, expectedRevision: ANY },
         done: (err) => (err ? reject(err) : resolve()),
       });
-      if (!this.flushing) void this.flush();
     });
+  }
+
+  /**
+   * Appends `events` to `streamName` only if the decision stream `onlyIf.streamName` is still at
+   * `onlyIf.revision` when they are stored (for a decision taken on a held copy of that stream,
+   * see `EventStore.peek`; only for stores that implement it).
+   * @returns true when stored, false when that stream had moved on (nothing stored).
+   * @throws EventStoreUnavailableError when the store is down.
+   */
+  writeIfUnchanged(
+    streamName: string,
+    events: readonly EventToAppend[],
+    onlyIf: { readonly streamName: string; readonly revision: bigint },
+  ): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.enqueue({
+        request: { streamName, events, expectedRevision: ANY, onlyIf },
+        done: (err) => {
+          if (err instanceof WrongExpectedVersionError && err.streamName === onlyIf.streamName)
+            resolve(false);
+          else if (err) reject(err);
+          else resolve(true);
+        },
+      });
+    });
+  }
+
+  private enqueue(pending: Pending): void {
+    this.queue.push(pending);
+    if (!this.flushing) void this.flush();
   }
 
   private async flush(): Promise<void> {

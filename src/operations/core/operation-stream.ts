@@ -66,8 +66,13 @@ export class OperationStreams {
     options: ExecuteOptions = {},
   ): Promise<Executed<R>> {
     const streamName = operationStreamName(key);
-    let events: readonly RecordedEvent[] | undefined = options.assumeNew ? [] : undefined;
+    // For a claim: the stream as this process holds it (a repeat of a recent claim), else none.
+    // Either is a guess that the write below verifies.
+    const peeked = options.assumeNew ? this.store.peek?.(streamName) : undefined;
+    const held = peeked && peeked.length > 0 ? peeked : undefined;
+    let events: readonly RecordedEvent[] | undefined = options.assumeNew ? (held ?? []) : undefined;
     for (let round = 0; round <= this.config.maxConcurrencyRetries; round++) {
+      const guessed = events === held && held !== undefined;
       events ??= await this.store.read(streamName);
       const state = fold(events.map(toLedgerEvent));
       const expected: ExpectedRevision =
@@ -80,9 +85,8 @@ export class OperationStreams {
             streamName,
             toStoreEvents(decision.events, ctx),
             expected,
-            {
-              streamId: operationIdFor(key),
-            },
+            // the alias is recorded only when the append creates the stream
+            expected === NO_STREAM ? { streamId: operationIdFor(key) } : {},
           );
           revision = appended.nextExpectedRevision;
         } catch (err) {
@@ -91,7 +95,20 @@ export class OperationStreams {
           continue;
         }
       }
-      if (decision.audit.length > 0) {
+      if (guessed && decision.events.length === 0) {
+        // decided on the held copy and nothing appended to prove it current: the audit write
+        // carries the proof (written only if the stream is still at that revision), else re-read
+        const unchanged =
+          decision.audit.length > 0 &&
+          (await this.audit.writeIfUnchanged(auditStreamName(key), toStoreEvents(decision.audit, ctx), {
+            streamName,
+            revision: revision!,
+          }));
+        if (!unchanged) {
+          events = undefined;
+          continue;
+        }
+      } else if (decision.audit.length > 0) {
         await this.audit.write(auditStreamName(key), toStoreEvents(decision.audit, ctx));
       }
       const stateAfter = decision.events.reduce(evolve, state);

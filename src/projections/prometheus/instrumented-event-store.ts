@@ -27,10 +27,14 @@ export class InstrumentedEventStore implements EventStore {
     if (inner.subscribeToAppends) {
       this.subscribeToAppends = (listener) => inner.subscribeToAppends!(listener);
     }
+    if (inner.peek) this.peek = (streamName) => inner.peek!(streamName);
   }
 
   /** Forwarded to the inner store when it has the hook. */
   readonly subscribeToAppends?: (listener: () => void) => () => void;
+
+  /** Forwarded to the inner store when it has it. */
+  readonly peek?: (streamName: string) => readonly RecordedEvent[] | undefined;
 
   async append(
     streamName: string,

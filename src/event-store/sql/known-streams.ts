@@ -1,0 +1,58 @@
+import type { RecordedEvent } from '../event-store.port.js';
+
+/** A stream as this process last saw it whole. */
+export interface KnownStream {
+  /** Revision of its last event. */
+  readonly revision: bigint;
+  /** Stream position of its first stored event (moves when retention truncates), or null. */
+  readonly first: bigint | null;
+  /** Its events, in order, deeply frozen (they are shared by every refusal that reuses them). */
+  readonly events: readonly RecordedEvent[];
+}
+
+/**
+ * The streams a `no_stream` append was recently refused on (duplicate claims), with their events,
+ * so that the next refusal of the same stream can skip sending them again: the set-based create
+ * statement returns the events only when the stream's revision or first position differs from
+ * what is held here. Stored events never change, so a match means the copy is exact. Bounded:
+ * least recently used streams are dropped beyond `capacity`.
+ */
+export class KnownStreams {
+  private readonly streams = new Map<string, KnownStream>();
+
+  constructor(private readonly capacity: number) {}
+
+  /** The stream as held, marking it recently used; undefined when not held. */
+  get(streamName: string): KnownStream | undefined {
+    const known = this.streams.get(streamName);
+    if (known) {
+      this.streams.delete(streamName);
+      this.streams.set(streamName, known);
+    }
+    return known;
+  }
+
+  /** Holds `events` (frozen here) as the whole stream at `revision`; returns the entry. */
+  remember(streamName: string, revision: bigint, first: bigint | null, events: RecordedEvent[]): KnownStream {
+    const known: KnownStream = { revision, first, events: deepFreeze(events) };
+    this.streams.delete(streamName);
+    this.streams.set(streamName, known);
+    if (this.streams.size > this.capacity) {
+      this.streams.delete(this.streams.keys().next().value!);
+    }
+    return known;
+  }
+
+  /** Drops the stream (e.g. after this process truncated it). */
+  forget(streamName: string): void {
+    this.streams.delete(streamName);
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
