@@ -1,6 +1,6 @@
 import type { ArchiveOperation } from './commands.js';
 import { accept, type Decision } from './decision.js';
-import { eventBaseOf } from './event-base.js';
+import { eventBaseOf, withBase } from './event-base.js';
 import type { ArchivedSnapshot } from './events.js';
 import type { OperationState } from './operation-state.js';
 
@@ -31,8 +31,7 @@ export function decideArchive(cmd: ArchiveOperation, state: OperationState): Dec
   return accept({ archived: true }, [
     {
       type: 'OperationArchived',
-      data: {
-        ...eventBaseOf(state, cmd.now),
+      data: withBase(eventBaseOf(state, cmd.now), {
         snapshot: {
           status: state.status,
           fingerprint: state.fingerprint,
@@ -44,7 +43,7 @@ export function decideArchive(cmd: ArchiveOperation, state: OperationState): Dec
         },
         retentionMs: cmd.retentionMs,
         afterRetention: cmd.afterRetention,
-      },
+      }),
     },
   ]);
 }

@@ -1,3 +1,4 @@
+import { withBase } from './event-base.js';
 import type { ClaimOperation } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
 import type { AuditEvent, ClaimReason, DuplicateAnswer, EventBase } from './events.js';
@@ -58,8 +59,7 @@ function acquire(cmd: ClaimOperation, state: OperationState, reason: ClaimReason
     [
       {
         type: 'OperationClaimed',
-        data: {
-          ...base(cmd, attempt),
+        data: withBase(base(cmd, attempt), {
           fingerprint: cmd.fingerprint,
           // The payload is kept once, with the first record; later attempts share its fingerprint.
           payload: state.payload === null ? cmd.payload : null,
@@ -67,7 +67,7 @@ function acquire(cmd: ClaimOperation, state: OperationState, reason: ClaimReason
           leaseMs: cmd.leaseMs,
           leaseExpiresAt,
           reason,
-        },
+        }),
       },
     ],
   );
@@ -76,13 +76,12 @@ function acquire(cmd: ClaimOperation, state: OperationState, reason: ClaimReason
 function duplicate(cmd: ClaimOperation, state: OperationState, answer: DuplicateAnswer): AuditEvent {
   return {
     type: 'DuplicateClaimPrevented',
-    data: {
-      ...base(cmd, state.attempt),
+    data: withBase(base(cmd, state.attempt), {
       fingerprint: cmd.fingerprint,
       workerId: cmd.workerId,
       answer,
       state: state.status,
-    },
+    }),
   };
 }
 
@@ -141,13 +140,12 @@ export function decideClaim(cmd: ClaimOperation, state: OperationState): Decisio
       [
         {
           type: 'PayloadConflictDetected',
-          data: {
-            ...base(cmd, state.attempt),
+          data: withBase(base(cmd, state.attempt), {
             existingFingerprint: state.fingerprint,
             incomingFingerprint: cmd.fingerprint,
             incomingPayload: cmd.payload,
             workerId: cmd.workerId,
-          },
+          }),
         },
       ],
     );
@@ -179,12 +177,11 @@ export function decideClaim(cmd: ClaimOperation, state: OperationState): Decisio
         [
           {
             type: 'OutcomeUnknown',
-            data: {
-              ...base(cmd, state.attempt),
+            data: withBase(base(cmd, state.attempt), {
               reason: 'lease_expired',
               detail: null,
               unfinishedSteps: unfinished,
-            },
+            }),
           },
         ],
         [duplicate(cmd, state, 'awaiting_recovery')],
@@ -236,13 +233,12 @@ function requestApproval(cmd: ClaimOperation): Decision<ClaimResult> {
     [
       {
         type: 'ApprovalRequested',
-        data: {
-          ...base(cmd, 0),
+        data: withBase(base(cmd, 0), {
           fingerprint: cmd.fingerprint,
           payload: cmd.payload,
           workerId: cmd.workerId,
           policyVersion: cmd.policy?.version ?? null,
-        },
+        }),
       },
     ],
   );

@@ -1,6 +1,6 @@
 import type { OperatorCommand } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
-import { eventBaseOf } from './event-base.js';
+import { eventBaseOf, withBase } from './event-base.js';
 import type { DecisionEvent } from './events.js';
 import type { OperationState } from './operation-state.js';
 
@@ -19,7 +19,7 @@ export interface OperatorResult {
  */
 export function decideOperatorCommand(cmd: OperatorCommand, state: OperationState): Decision<OperatorResult> {
   if (state.status === 'none') return refuse({ code: 'not-found', message: 'no operation with this id' });
-  const action = { ...eventBaseOf(state, cmd.now), actor: cmd.actor, reason: cmd.reason };
+  const action = withBase(eventBaseOf(state, cmd.now), { actor: cmd.actor, reason: cmd.reason });
   const done = (next: OperationState['status'], event: DecisionEvent) => accept({ state: next }, [event]);
   switch (cmd.type) {
     case 'ApproveOperation':

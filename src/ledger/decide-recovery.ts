@@ -1,6 +1,6 @@
 import type { SubmitEvidence, SupersedeRevision, SweepExpiredLease } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
-import { eventBaseOf } from './event-base.js';
+import { eventBaseOf, withBase } from './event-base.js';
 import { unfinishedSteps, type OperationState } from './operation-state.js';
 
 /** Answer of a recovery command: the state it led to, and whether anything was recorded. */
@@ -35,14 +35,13 @@ export function decideEvidence(cmd: SubmitEvidence, state: OperationState): Deci
   return accept({ state: next, recorded: true }, [
     {
       type: 'RecoveryEvidenceSubmitted',
-      data: {
-        ...eventBaseOf(state, cmd.now),
+      data: withBase(eventBaseOf(state, cmd.now), {
         verdict: cmd.verdict,
         destinationRef: cmd.verdict === 'found' ? cmd.destinationRef : null,
         checkedFields: cmd.checkedFields,
         actor: cmd.actor,
         note: cmd.note,
-      },
+      }),
     },
   ]);
 }
@@ -63,23 +62,21 @@ export function decideSweep(cmd: SweepExpiredLease, state: OperationState): Deci
     return accept({ state: 'unknown', recorded: true }, [
       {
         type: 'OutcomeUnknown',
-        data: {
-          ...eventBaseOf(state, cmd.now),
+        data: withBase(eventBaseOf(state, cmd.now), {
           reason: 'lease_expired',
           detail: 'found by the lease sweeper',
           unfinishedSteps: unfinished,
-        },
+        }),
       },
     ]);
   }
   return accept({ state: 'released', recorded: true }, [
     {
       type: 'OperationReleased',
-      data: {
-        ...eventBaseOf(state, cmd.now),
+      data: withBase(eventBaseOf(state, cmd.now), {
         reason: 'lease expired before any step started',
         releasedBy: 'sweeper',
-      },
+      }),
     },
   ]);
 }

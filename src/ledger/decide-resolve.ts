@@ -1,6 +1,6 @@
 import type { ResolveOperation } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
-import { eventBaseOf } from './event-base.js';
+import { eventBaseOf, withBase } from './event-base.js';
 import type { OperationState } from './operation-state.js';
 
 /** Answer of an accepted resolution: the state it led to. */
@@ -27,13 +27,12 @@ export function decideResolve(cmd: ResolveOperation, state: OperationState): Dec
   return accept({ state: RESOLVED_STATE[cmd.resolution] }, [
     {
       type: 'OperationResolved',
-      data: {
-        ...eventBaseOf(state, cmd.now),
+      data: withBase(eventBaseOf(state, cmd.now), {
         resolution: cmd.resolution,
         destinationRef: cmd.resolution === 'confirmed' ? cmd.destinationRef : null,
         reason: cmd.reason,
         actor: cmd.actor,
-      },
+      }),
     },
   ]);
 }

@@ -9,7 +9,7 @@ import type {
   WorkerCommand,
 } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
-import { eventBaseOf } from './event-base.js';
+import { eventBaseOf, withBase } from './event-base.js';
 import { anyStepStartedThisAttempt, unfinishedSteps, type OperationState } from './operation-state.js';
 import { providerIdempotencyKey } from './step-name.js';
 
@@ -70,7 +70,7 @@ function decideStartStep(cmd: StartStep, state: OperationState): Decision<Worker
   return accept(ok('in_progress', false, { providerIdempotencyKey: pik }), [
     {
       type: 'StepStarted',
-      data: { ...eventBaseOf(state, cmd.now), step: cmd.step, providerIdempotencyKey: pik },
+      data: withBase(eventBaseOf(state, cmd.now), { step: cmd.step, providerIdempotencyKey: pik }),
     },
   ]);
 }
@@ -88,7 +88,10 @@ function decideCompleteStep(cmd: CompleteStep, state: OperationState): Decision<
   }
   if (step.status === 'completed') return accept(ok(state.status, true));
   return accept(ok('in_progress', false), [
-    { type: 'StepCompleted', data: { ...eventBaseOf(state, cmd.now), step: cmd.step, outputs: cmd.outputs } },
+    {
+      type: 'StepCompleted',
+      data: withBase(eventBaseOf(state, cmd.now), { step: cmd.step, outputs: cmd.outputs }),
+    },
   ]);
 }
 
@@ -112,13 +115,12 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
     return accept(ok('confirmed', false), [
       {
         type: 'OperationConfirmed',
-        data: {
-          ...eventBaseOf(state, cmd.now),
+        data: withBase(eventBaseOf(state, cmd.now), {
           destinationRef: cmd.destinationRef,
           outputs: cmd.outputs,
           source: 'late_confirmation',
           reportedByAttempt: cmd.fencingToken,
-        },
+        }),
       },
     ]);
   }
@@ -143,12 +145,11 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
         : [
             {
               type: 'DuplicateEffectDetected',
-              data: {
-                ...eventBaseOf(state, cmd.now),
+              data: withBase(eventBaseOf(state, cmd.now), {
                 recordedRef: recorded,
                 incomingRef: incoming,
                 reportedByAttempt: cmd.fencingToken,
-              },
+              }),
             },
           ],
     );
@@ -158,13 +159,12 @@ function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<W
   return accept(ok('confirmed', false), [
     {
       type: 'OperationConfirmed',
-      data: {
-        ...eventBaseOf(state, cmd.now),
+      data: withBase(eventBaseOf(state, cmd.now), {
         destinationRef: cmd.destinationRef,
         outputs: cmd.outputs,
         source: 'worker',
         reportedByAttempt: cmd.fencingToken,
-      },
+      }),
     },
   ]);
 }
@@ -187,7 +187,7 @@ function decideFail(cmd: FailOperation, state: OperationState): Decision<WorkerR
   return accept(ok('failed', false), [
     {
       type: 'OperationFailed',
-      data: { ...eventBaseOf(state, cmd.now), error: cmd.error, retryable: cmd.retryable },
+      data: withBase(eventBaseOf(state, cmd.now), { error: cmd.error, retryable: cmd.retryable }),
     },
   ]);
 }
@@ -208,7 +208,7 @@ function decideRelease(cmd: ReleaseOperation, state: OperationState): Decision<W
     });
   }
   return accept(ok('released', false), [
-    { type: 'OperationReleased', data: { ...eventBaseOf(state, cmd.now), reason: cmd.reason } },
+    { type: 'OperationReleased', data: withBase(eventBaseOf(state, cmd.now), { reason: cmd.reason }) },
   ]);
 }
 
@@ -221,12 +221,11 @@ function decideUnknown(cmd: ReportUnknownOutcome, state: OperationState): Decisi
   return accept(ok('unknown', false), [
     {
       type: 'OutcomeUnknown',
-      data: {
-        ...eventBaseOf(state, cmd.now),
+      data: withBase(eventBaseOf(state, cmd.now), {
         reason: 'reported_timeout',
         detail: cmd.reason,
         unfinishedSteps: unfinishedSteps(state),
-      },
+      }),
     },
   ]);
 }
@@ -237,7 +236,10 @@ function decideRenew(cmd: RenewLease, state: OperationState): Decision<WorkerRes
   if (refused) return refused;
   const leaseExpiresAt = new Date(cmd.now + cmd.leaseMs).toISOString();
   return accept(ok('in_progress', false, { leaseExpiresAt }), [
-    { type: 'LeaseRenewed', data: { ...eventBaseOf(state, cmd.now), leaseMs: cmd.leaseMs, leaseExpiresAt } },
+    {
+      type: 'LeaseRenewed',
+      data: withBase(eventBaseOf(state, cmd.now), { leaseMs: cmd.leaseMs, leaseExpiresAt }),
+    },
   ]);
 }
 

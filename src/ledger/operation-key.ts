@@ -65,9 +65,22 @@ function percentEncode(part: string): string {
  * so the canonical form is exactly what the client sent, encoded.
  */
 export function canonicalKey(key: OperationKey): string {
-  const parts = KEY_TEXT_PARTS.map((p) => percentEncode(key[p]));
-  return `${parts.join('/')}@${key.revision}`;
+  let canonical = canonicalKeys.get(key);
+  if (canonical === undefined) {
+    const parts = KEY_TEXT_PARTS.map((p) => percentEncode(key[p]));
+    canonical = `${parts.join('/')}@${key.revision}`;
+    canonicalKeys.set(key, canonical);
+  }
+  return canonical;
 }
+
+/**
+ * Canonical strings and operationIds of key objects already seen (a claim derives its stream
+ * name, alias and operationId from one key object several times). Keys are immutable values;
+ * entries go with their key object.
+ */
+const canonicalKeys = new WeakMap<OperationKey, string>();
+const operationIds = new WeakMap<OperationKey, string>();
 
 /** The decision stream of an operation: `operation-<canonical key>`. */
 export function operationStreamName(key: OperationKey): string {
@@ -81,7 +94,12 @@ export function auditStreamName(key: OperationKey): string {
 
 /** operationId = UUID v5 of the canonical key under {@link OPERATION_ID_NAMESPACE} (RFC 9562 §5.5). */
 export function operationIdFor(key: OperationKey): string {
-  return uuidV5InOperationNamespace(canonicalKey(key));
+  let id = operationIds.get(key);
+  if (id === undefined) {
+    id = uuidV5InOperationNamespace(canonicalKey(key));
+    operationIds.set(key, id);
+  }
+  return id;
 }
 
 /**

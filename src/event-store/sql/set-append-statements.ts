@@ -42,7 +42,7 @@ with req as (
   on conflict do nothing
   returning stream_name
 ), base as (
-  select ledger_transaction_base_position() as position
+  select (pg_current_xact_id()::text::bigint) << 20 as position -- ledger_transaction_base_position(), inlined: a SQL function call is parsed and planned on every execution
 ), next as materialized (
   select coalesce((select max(e.global_position) + 1 from ledger_events e
                     where e.global_position >= base.position
@@ -126,7 +126,7 @@ with req as (
   on conflict (stream_name) do update set stream_position = s.stream_position + excluded.stream_position + 1
   returning s.stream_name, s.stream_position
 ), base as (
-  select ledger_transaction_base_position() as position
+  select (pg_current_xact_id()::text::bigint) << 20 as position -- ledger_transaction_base_position(), inlined: a SQL function call is parsed and planned on every execution
 ), next as materialized (
   select coalesce((select max(e.global_position) + 1 from ledger_events e
                     where e.global_position >= base.position
