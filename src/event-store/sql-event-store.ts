@@ -42,6 +42,8 @@ export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxInFlight: 1, maxBat
 
 /** Streams held with their events for refused `no_stream` appends (duplicate claims) by default. */
 export const DEFAULT_KNOWN_STREAMS = 4096;
+/** Approximate bytes of events held for refused `no_stream` appends by default (64 MiB). */
+export const DEFAULT_KNOWN_STREAM_BYTES = 64 * 1024 * 1024;
 
 /** Options of {@link SqlEventStore}. */
 export interface SqlEventStoreOptions {
@@ -49,6 +51,8 @@ export interface SqlEventStoreOptions {
   readonly groupCommit?: GroupCommitOptions;
   /** Streams held for repeated refusals (see {@link KnownStreams}); default {@link DEFAULT_KNOWN_STREAMS}. */
   readonly knownStreams?: number;
+  /** Their approximate size bound, bytes; default {@link DEFAULT_KNOWN_STREAM_BYTES}. */
+  readonly knownStreamBytes?: number;
 }
 
 /** A `no_stream` append waiting for its group commit. */
@@ -145,7 +149,10 @@ export class SqlEventStore implements EventStore {
       ...DEFAULT_GROUP_COMMIT,
       ...options.groupCommit,
     });
-    this.#known = new KnownStreams(options.knownStreams ?? DEFAULT_KNOWN_STREAMS);
+    this.#known = new KnownStreams(
+      options.knownStreams ?? DEFAULT_KNOWN_STREAMS,
+      options.knownStreamBytes ?? DEFAULT_KNOWN_STREAM_BYTES,
+    );
   }
 
   /** The executor of this store's database, for other tables (projections) in the same database. */
@@ -398,8 +405,9 @@ export class SqlEventStore implements EventStore {
     const revision = BigInt(row.actual);
     const first = row.first === null ? null : BigInt(row.first);
     if (row.current_events !== null) {
-      const events = (row.current_events as RecordedEventJson[]).map(toRecordedEvent);
-      return this.#known.remember(streamName, revision, first, events);
+      const json = row.current_events as RecordedEventJson[];
+      const bytes = JSON.stringify(json).length;
+      return this.#known.remember(streamName, revision, first, json.map(toRecordedEvent), bytes);
     }
     if (known && known.revision === revision && known.first === first) return known;
     return undefined;

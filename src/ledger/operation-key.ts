@@ -48,11 +48,15 @@ export const OPERATION_STREAM_PREFIX = 'operation-';
  */
 export const AUDIT_STREAM_PREFIX = 'audit-operation-';
 
+/** A part made only of RFC 3986 unreserved characters: its encoding is itself. */
+const UNRESERVED_ONLY = /^[A-Za-z0-9\-._~]*$/;
+
 /**
  * RFC 3986 percent-encoding of everything outside *unreserved* (ALPHA / DIGIT / "-" / "." / "_" /
  * "~"), over the UTF-8 bytes. encodeURIComponent leaves `!'()*` alone, so those are encoded here.
  */
 function percentEncode(part: string): string {
+  if (UNRESERVED_ONLY.test(part)) return part;
   return encodeURIComponent(part).replace(
     /[!'()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,

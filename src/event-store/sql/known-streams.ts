@@ -8,19 +8,26 @@ export interface KnownStream {
   readonly first: bigint | null;
   /** Its events, in order, deeply frozen (they are shared by every refusal that reuses them). */
   readonly events: readonly RecordedEvent[];
+  /** Approximate size held, bytes (the length of the events' JSON). */
+  readonly bytes: number;
 }
 
 /**
  * The streams a `no_stream` append was recently refused on (duplicate claims), with their events,
  * so that the next refusal of the same stream can skip sending them again: the set-based create
  * statement returns the events only when the stream's revision or first position differs from
- * what is held here. Stored events never change, so a match means the copy is exact. Bounded:
- * least recently used streams are dropped beyond `capacity`.
+ * what is held here. Stored events never change, so a match means the copy is exact. Bounded by
+ * `capacity` streams and `maxBytes` (payloads can be large): least recently used streams are
+ * dropped first; a stream larger than `maxBytes / 16` is not held at all.
  */
 export class KnownStreams {
   private readonly streams = new Map<string, KnownStream>();
+  private bytes = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly maxBytes: number,
+  ) {}
 
   /** The stream as held, marking it recently used; undefined when not held. */
   get(streamName: string): KnownStream | undefined {
@@ -32,20 +39,40 @@ export class KnownStreams {
     return known;
   }
 
-  /** Holds `events` (frozen here) as the whole stream at `revision`; returns the entry. */
-  remember(streamName: string, revision: bigint, first: bigint | null, events: RecordedEvent[]): KnownStream {
-    const known: KnownStream = { revision, first, events: deepFreeze(events) };
-    this.streams.delete(streamName);
+  /**
+   * Holds `events` (frozen here) as the whole stream at `revision`, `bytes` being their approximate
+   * size; returns the entry (also when it was too large to keep).
+   */
+  remember(
+    streamName: string,
+    revision: bigint,
+    first: bigint | null,
+    events: RecordedEvent[],
+    bytes: number,
+  ): KnownStream {
+    const known: KnownStream = { revision, first, events: deepFreeze(events), bytes };
+    this.forget(streamName);
+    if (bytes > this.maxBytes / 16) return known;
     this.streams.set(streamName, known);
-    if (this.streams.size > this.capacity) {
-      this.streams.delete(this.streams.keys().next().value!);
+    this.bytes += bytes;
+    while (this.streams.size > this.capacity || this.bytes > this.maxBytes) {
+      this.forget(this.streams.keys().next().value!);
     }
     return known;
   }
 
   /** Drops the stream (e.g. after this process truncated it). */
   forget(streamName: string): void {
-    this.streams.delete(streamName);
+    const known = this.streams.get(streamName);
+    if (known) {
+      this.streams.delete(streamName);
+      this.bytes -= known.bytes;
+    }
+  }
+
+  /** Streams and approximate bytes held now. */
+  get size(): { readonly streams: number; readonly bytes: number } {
+    return { streams: this.streams.size, bytes: this.bytes };
   }
 }
 
