@@ -16,6 +16,23 @@
  */
 
 /**
+ * CTEs `base` (`ledger_transaction_base_position()` of migration 2, written out: a SQL function
+ * call is parsed and planned again on every execution) and `next`, the first free global position
+ * of this transaction. `next` is materialized so its probe runs once, not once per inserted row
+ * (each probe would walk the index entries the statement has just added); read it through a
+ * scalar subquery, which runs on first use, so a statement that inserts nothing takes no
+ * transaction id.
+ */
+const NEXT_POSITION = `base as (
+  select (pg_current_xact_id()::text::bigint) << 20 as position
+), next as materialized (
+  select coalesce((select max(e.global_position) + 1 from ledger_events e
+                    where e.global_position >= base.position
+                      and e.global_position < base.position + 1048576), base.position) as position
+    from base
+)`;
+
+/**
  * Creates streams that must not exist yet (expected revision `no_stream`). Per request, in request
  * order, one row: `ord` (1-based), `ok`; when created, `first_global`/`last_global`; when the
  * stream exists, `actual` (its revision, or null when the statement's snapshot cannot see it yet:
@@ -41,14 +58,7 @@ with req as (
    order by req.stream collate "C"
   on conflict do nothing
   returning stream_name
-), base as (
-  select (pg_current_xact_id()::text::bigint) << 20 as position -- ledger_transaction_base_position(), inlined: a SQL function call is parsed and planned on every execution
-), next as materialized (
-  select coalesce((select max(e.global_position) + 1 from ledger_events e
-                    where e.global_position >= base.position
-                      and e.global_position < base.position + 1048576), base.position) as position
-    from base
-), ev as (
+), ${NEXT_POSITION}, ev as (
   select req.stream, t.e, t.i, row_number() over (order by req.ord, t.i) as n
     from req join created on created.stream_name = req.stream
    cross join jsonb_array_elements(req.events) with ordinality as t(e, i)
@@ -125,14 +135,7 @@ with req as (
   select admitted.stream, admitted.count - 1 from admitted order by admitted.stream collate "C"
   on conflict (stream_name) do update set stream_position = s.stream_position + excluded.stream_position + 1
   returning s.stream_name, s.stream_position
-), base as (
-  select (pg_current_xact_id()::text::bigint) << 20 as position -- ledger_transaction_base_position(), inlined: a SQL function call is parsed and planned on every execution
-), next as materialized (
-  select coalesce((select max(e.global_position) + 1 from ledger_events e
-                    where e.global_position >= base.position
-                      and e.global_position < base.position + 1048576), base.position) as position
-    from base
-), ev as (
+), ${NEXT_POSITION}, ev as (
   select admitted.ord, admitted.stream, moved.stream_position - admitted.count as before, t.e, t.i,
          row_number() over (order by admitted.ord, t.i) as n
     from admitted join moved on moved.stream_name = admitted.stream
