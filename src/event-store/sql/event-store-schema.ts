@@ -8,6 +8,7 @@ import { appendNotificationsMigration } from './migrations/0004-append-notificat
 import { truncateBeforeMigration } from './migrations/0005-truncate-before.js';
 import { notifyAfterCommitMigration } from './migrations/0006-notify-after-commit.js';
 import { dropStreamForeignKeyMigration } from './migrations/0007-drop-stream-foreign-key.js';
+import { setAppendFunctionsMigration } from './migrations/0008-set-append-functions.js';
 
 /**
  * The event store schema, shared verbatim by the PostgreSQL and PGlite adapters, in apply order.
@@ -22,6 +23,7 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
   truncateBeforeMigration,
   notifyAfterCommitMigration,
   dropStreamForeignKeyMigration,
+  setAppendFunctionsMigration,
 ];
 
 /**
