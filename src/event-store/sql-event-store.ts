@@ -405,9 +405,8 @@ export class SqlEventStore implements EventStore {
     const revision = BigInt(row.actual);
     const first = row.first === null ? null : BigInt(row.first);
     if (row.current_events !== null) {
-      const json = row.current_events as RecordedEventJson[];
-      const bytes = JSON.stringify(json).length;
-      return this.#known.remember(streamName, revision, first, json.map(toRecordedEvent), bytes);
+      const events = (row.current_events as RecordedEventJson[]).map(toRecordedEvent);
+      return this.#known.remember(streamName, revision, first, events);
     }
     if (known && known.revision === revision && known.first === first) return known;
     return undefined;

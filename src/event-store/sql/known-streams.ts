@@ -8,7 +8,7 @@ export interface KnownStream {
   readonly first: bigint | null;
   /** Its events, in order, deeply frozen (they are shared by every refusal that reuses them). */
   readonly events: readonly RecordedEvent[];
-  /** Approximate size held, bytes (the length of the events' JSON). */
+  /** Approximate heap size of the events, bytes (see {@link heapBytesOf}). */
   readonly bytes: number;
 }
 
@@ -40,16 +40,11 @@ export class KnownStreams {
   }
 
   /**
-   * Holds `events` (frozen here) as the whole stream at `revision`, `bytes` being their approximate
-   * size; returns the entry (also when it was too large to keep).
+   * Holds `events` (frozen here) as the whole stream at `revision`; returns the entry (also when
+   * it was too large to keep).
    */
-  remember(
-    streamName: string,
-    revision: bigint,
-    first: bigint | null,
-    events: RecordedEvent[],
-    bytes: number,
-  ): KnownStream {
+  remember(streamName: string, revision: bigint, first: bigint | null, events: RecordedEvent[]): KnownStream {
+    const bytes = heapBytesOf(events);
     const known: KnownStream = { revision, first, events: deepFreeze(events), bytes };
     this.forget(streamName);
     if (bytes > this.maxBytes / 16) return known;
@@ -74,6 +69,25 @@ export class KnownStreams {
   get size(): { readonly streams: number; readonly bytes: number } {
     return { streams: this.streams.size, bytes: this.bytes };
   }
+}
+
+/**
+ * A deliberately high estimate of the heap a parsed JSON value takes, bytes: per object 64 + 24 a
+ * member, per array 32 + 8 an element, per string 24 + 2 a character, 16 per other value. Counted
+ * on the objects, not on the JSON text: `[{},{},…]` is 3 characters but ~60 bytes a member.
+ */
+export function heapBytesOf(value: unknown): number {
+  if (typeof value === 'string') return 24 + 2 * value.length;
+  if (typeof value !== 'object' || value === null) return 16;
+  if (value instanceof Date) return 48;
+  if (Array.isArray(value)) {
+    let bytes = 32 + 8 * value.length;
+    for (const item of value) bytes += heapBytesOf(item);
+    return bytes;
+  }
+  let bytes = 64;
+  for (const [key, item] of Object.entries(value)) bytes += 24 + 2 * key.length + heapBytesOf(item);
+  return bytes;
 }
 
 function deepFreeze<T>(value: T): T {
