@@ -45,6 +45,16 @@ import type { Migration } from '../migration.js';
  * Errors: `23505` (event id, or a stream id naming another stream), `40P01` (a deadlock with a
  * writer locking in another order), `22P02`/`22023` for malformed JSON.
  */
+/** The CTEs `base` and `next` (see above), shared by both functions. */
+const NEXT_POSITION = `base as (
+    select (pg_current_xact_id()::text::bigint) << 20 as position
+  ), next as materialized (
+    select coalesce((select max(e.global_position) + 1 from ledger_events e
+                      where e.global_position >= base.position
+                        and e.global_position < base.position + 1048576), base.position) as position
+      from base
+  )`;
+
 export const setAppendFunctionsMigration: Migration = {
   version: 8,
   name: 'set-based append functions',
@@ -69,14 +79,7 @@ begin
      order by req.stream collate "C"
     on conflict do nothing
     returning stream_name
-  ), base as (
-    select (pg_current_xact_id()::text::bigint) << 20 as position
-  ), next as materialized (
-    select coalesce((select max(e.global_position) + 1 from ledger_events e
-                      where e.global_position >= base.position
-                        and e.global_position < base.position + 1048576), base.position) as position
-      from base
-  ), ev as (
+  ), ${NEXT_POSITION}, ev as (
     select req.stream, t.e, t.i, row_number() over (order by req.ord, t.i) as n
       from req join created on created.stream_name = req.stream
      cross join jsonb_array_elements(req.events) with ordinality as t(e, i)
@@ -138,14 +141,7 @@ begin
     select admitted.stream, admitted.count - 1 from admitted order by admitted.stream collate "C"
     on conflict (stream_name) do update set stream_position = s.stream_position + excluded.stream_position + 1
     returning s.stream_name, s.stream_position
-  ), base as (
-    select (pg_current_xact_id()::text::bigint) << 20 as position
-  ), next as materialized (
-    select coalesce((select max(e.global_position) + 1 from ledger_events e
-                      where e.global_position >= base.position
-                        and e.global_position < base.position + 1048576), base.position) as position
-      from base
-  ), ev as (
+  ), ${NEXT_POSITION}, ev as (
     select admitted.ord, admitted.stream, moved.stream_position - admitted.count as before, t.e, t.i,
            row_number() over (order by admitted.ord, t.i) as n
       from admitted join moved on moved.stream_name = admitted.stream
