@@ -1,11 +1,10 @@
-import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import type { GroupCommitOptions } from './group-commit.js';
 import {
   ANY,
   type AppendOptions,
   type AppendRequest,
   type AppendResult,
   type BatchAppendOutcome,
-  EventIdConflictError,
   type EventStore,
   EventStoreUnavailableError,
   type EventToAppend,
@@ -13,27 +12,15 @@ import {
   NO_STREAM,
   type ReadStreamOptions,
   type RecordedEvent,
-  wrongExpectedVersion,
 } from './event-store.port.js';
 import type { SqlExecutor } from './sql-executor.js';
+import { appendAnyTogether } from './sql/any-appends.js';
 import { encodeEvents, encodeExpectedRevision, isUuid } from './sql/append-encoding.js';
 import { APPEND_COLUMNS, type AppendRow, toAppendOutcome } from './sql/append-row.js';
-import { KnownStreams, type KnownStream } from './sql/known-streams.js';
+import { NewStreamAppends } from './sql/new-stream-appends.js';
 import { type RecordedEventJson, toRecordedEvent } from './sql/recorded-event-json.js';
-import {
-  APPEND_ANY_STATEMENT,
-  type AppendAnyRow,
-  CREATE_STREAMS_STATEMENT,
-  type CreateStreamsRow,
-} from './sql/set-append-statements.js';
-import {
-  EVENT_ID_CONSTRAINT,
-  isSettledAppendByAppend,
-  isUniqueViolation,
-  STREAM_ID_CONSTRAINT,
-  SqlState,
-  sqlStateOf,
-} from './sql/sql-error.js';
+import { EVENT_ID_CONSTRAINT, isUniqueViolation } from './sql/sql-error.js';
+import { toStoreError } from './sql/store-error.js';
 
 const MAX_LIMIT = 2 ** 31 - 1;
 
@@ -49,62 +36,11 @@ export const DEFAULT_KNOWN_STREAM_BYTES = 64 * 1024 * 1024;
 export interface SqlEventStoreOptions {
   /** Group commit of `no_stream` appends (see {@link SqlEventStore}); default {@link DEFAULT_GROUP_COMMIT}. */
   readonly groupCommit?: GroupCommitOptions;
-  /** Streams held for repeated refusals (see {@link KnownStreams}); default {@link DEFAULT_KNOWN_STREAMS}. */
+  /** Streams held for repeated refusals (see `KnownStreams` (sql/known-streams.ts)); default {@link DEFAULT_KNOWN_STREAMS}. */
   readonly knownStreams?: number;
   /** Their approximate size bound, bytes; default {@link DEFAULT_KNOWN_STREAM_BYTES}. */
   readonly knownStreamBytes?: number;
 }
-
-/** A `no_stream` append waiting for its group commit. */
-interface NewStreamAppend {
-  readonly streamName: string;
-  readonly events: readonly EventToAppend[];
-  readonly encoded: unknown[];
-  readonly streamId: string | null;
-}
-
-/** `any` appends to one stream under one condition, merged in request order (see appendAnyTogether). */
-interface MergedAnyAppend {
-  readonly stream: string;
-  readonly onlyIf: AppendRequest['onlyIf'];
-  readonly events: unknown[];
-  /** Where each request's events are in `events`. */
-  readonly parts: { readonly index: number; readonly offset: number; readonly count: number }[];
-}
-
-/**
- * Splits `any` appends into statements' worth: requests for the same stream and the same
- * condition merge; a stream named again under another condition starts or joins a later round,
- * so each round names a stream once.
- */
-function anyAppendRounds(requests: readonly AppendRequest[]): MergedAnyAppend[][] {
-  const rounds: Map<string, MergedAnyAppend>[] = [];
-  requests.forEach((request, index) => {
-    const encoded = encodeEvents(request.streamName, request.events);
-    const condition = request.onlyIf ? `${request.onlyIf.streamName}@${request.onlyIf.revision}` : '';
-    let round = rounds.find((r) => {
-      const there = r.get(request.streamName);
-      return there === undefined || conditionKey(there) === condition;
-    });
-    if (!round) rounds.push((round = new Map()));
-    let merged = round.get(request.streamName);
-    if (!merged) {
-      merged = { stream: request.streamName, onlyIf: request.onlyIf, events: [], parts: [] };
-      round.set(request.streamName, merged);
-    }
-    merged.parts.push({ index, offset: merged.events.length, count: encoded.length });
-    merged.events.push(...encoded);
-  });
-  return rounds.map((r) => [...r.values()]);
-}
-
-function conditionKey(merged: MergedAnyAppend): string {
-  return merged.onlyIf ? `${merged.onlyIf.streamName}@${merged.onlyIf.revision}` : '';
-}
-
-/** Outcome of one append of a group commit: the result, or the error that append alone raises. */
-type Settled =
-  { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
 /**
  * The event store over the shared SQL schema (`src/event-store/sql/`), written once for both
@@ -121,7 +57,7 @@ type Settled =
  *   per append and the same as `ledger_append`'s; when a set-based statement fails with a unique
  *   violation or a deadlock (a reused event id, a race it cannot settle), each of its appends is
  *   replayed alone through `ledger_append`, so every caller gets its own exact answer. A refused
- *   claim's stream is held in memory ({@link KnownStreams}), so a repeated refusal of an unchanged
+ *   claim's stream is held in memory (`KnownStreams` (sql/known-streams.ts)), so a repeated refusal of an unchanged
  *   stream does not send its events again.
  * - readAll: `ledger_read_all`, bounded by the transaction-id high-water mark. Call it outside a
  *   transaction that has written: a transaction never sees its own events in readAll. While any
@@ -137,21 +73,22 @@ export class SqlEventStore implements EventStore {
   #closing: Promise<void> | undefined;
   readonly #appendListeners = new Set<() => void>();
   #watchingOthers = false;
-  readonly #newStreams: GroupCommit<NewStreamAppend, Settled>;
-  readonly #known: KnownStreams;
+  readonly #newStreams: NewStreamAppends;
 
   constructor(
     private readonly sql: SqlExecutor,
     private readonly release: () => Promise<void>,
     options: SqlEventStoreOptions = {},
   ) {
-    this.#newStreams = new GroupCommit((batch) => this.createStreams(batch), {
-      ...DEFAULT_GROUP_COMMIT,
-      ...options.groupCommit,
-    });
-    this.#known = new KnownStreams(
-      options.knownStreams ?? DEFAULT_KNOWN_STREAMS,
-      options.knownStreamBytes ?? DEFAULT_KNOWN_STREAM_BYTES,
+    this.#newStreams = new NewStreamAppends(
+      sql,
+      (a) => this.appendAlone(a.streamName, NO_STREAM, a.encoded, a.streamId),
+      () => this.appendedHere(),
+      {
+        groupCommit: { ...DEFAULT_GROUP_COMMIT, ...options.groupCommit },
+        knownStreams: options.knownStreams ?? DEFAULT_KNOWN_STREAMS,
+        knownStreamBytes: options.knownStreamBytes ?? DEFAULT_KNOWN_STREAM_BYTES,
+      },
     );
   }
 
@@ -170,7 +107,7 @@ export class SqlEventStore implements EventStore {
     const streamId = encodeStreamId(options.streamId);
     if (expectedRevision === NO_STREAM) {
       this.assertOpen();
-      const settled = await this.#newStreams.submit(streamName, { streamName, events, encoded, streamId });
+      const settled = await this.#newStreams.submit({ streamName, events, encoded, streamId });
       if (!settled.ok) throw settled.error;
       return settled.result;
     }
@@ -186,7 +123,8 @@ export class SqlEventStore implements EventStore {
       throw new TypeError('appendBatch: onlyIf is supported on appends with expected revision any only');
     }
     if (allAny) {
-      const outcomes = await this.appendAnyTogether(requests);
+      this.assertOpen();
+      const outcomes = await appendAnyTogether(this.sql, requests, () => this.appendedHere());
       if (outcomes) return outcomes;
     }
     const payload = requests.map((request) => ({
@@ -239,7 +177,7 @@ export class SqlEventStore implements EventStore {
     if (typeof revision !== 'bigint' || revision < 0n) {
       throw new RangeError(`truncateBefore: revision must be a bigint >= 0, got ${String(revision)}`);
     }
-    this.#known.forget(streamName);
+    this.#newStreams.forget(streamName);
     const { rows } = await this.query<{ deleted: string | number | bigint }>(
       'select ledger_truncate_before($1, $2::text::bigint)::text as deleted',
       [streamName, revision.toString()],
@@ -272,10 +210,10 @@ export class SqlEventStore implements EventStore {
 
   /**
    * The stream as this process last saw it whole: held after a refused `no_stream` append (see
-   * {@link KnownStreams}). Possibly stale (the port's contract): verify with the write.
+   * `KnownStreams` (sql/known-streams.ts)). Possibly stale (the port's contract): verify with the write.
    */
   peek(streamName: string): readonly RecordedEvent[] | undefined {
-    return this.#known.get(streamName)?.events;
+    return this.#newStreams.peek(streamName);
   }
 
   close(): Promise<void> {
@@ -335,170 +273,6 @@ export class SqlEventStore implements EventStore {
     return result;
   }
 
-  /**
-   * Flush of the `no_stream` group commit: one {@link CREATE_STREAMS_STATEMENT} for the batch. A
-   * stream that exists is refused with its events — unless the statement could not see it yet, or
-   * it already holds one of the append's ids (an idempotent retry): those, and the whole batch when
-   * the statement fails for another reason than an unreachable database, go through
-   * {@link appendAlone}.
-   */
-  private async createStreams(batch: readonly NewStreamAppend[]): Promise<Settled[]> {
-    const known = batch.map((a) => this.#known.get(a.streamName));
-    const payload = batch.map((a, i) => ({
-      stream: a.streamName,
-      streamId: a.streamId,
-      events: a.encoded,
-      known: known[i] && {
-        revision: known[i].revision.toString(),
-        first: known[i].first?.toString() ?? null,
-      },
-    }));
-    let rows: CreateStreamsRow[];
-    try {
-      ({ rows } = await this.sql.queryPrepared<CreateStreamsRow>(
-        'ledger_create_streams',
-        CREATE_STREAMS_STATEMENT,
-        [JSON.stringify(payload)],
-      ));
-    } catch (error) {
-      if (!isSettledAppendByAppend(error)) throw error;
-      return this.settleAlone(batch);
-    }
-    const settled = await Promise.all(
-      batch.map(async (append, i): Promise<Settled> => {
-        const row = rows[i];
-        if (row?.ok && row.first_global !== null && row.last_global !== null) {
-          return {
-            ok: true,
-            result: {
-              nextExpectedRevision: BigInt(append.events.length - 1),
-              firstGlobalPosition: BigInt(row.first_global),
-              lastGlobalPosition: BigInt(row.last_global),
-              deduplicated: false,
-            },
-          };
-        }
-        const current = row && this.currentStream(append.streamName, row, known[i]);
-        const ids = new Set(append.events.map((e) => e.id.toLowerCase()));
-        if (current && !current.events.some((e) => ids.has(e.id))) {
-          const error = wrongExpectedVersion(append.streamName, NO_STREAM, current.revision, current.events);
-          return { ok: false, error };
-        }
-        return (await this.settleAlone([append]))[0]!;
-      }),
-    );
-    if (settled.some((s) => s.ok && !s.result.deduplicated)) this.appendedHere();
-    return settled;
-  }
-
-  /**
-   * The stream a refused `no_stream` append saw: the events the statement returned (now held for
-   * the next refusal), or the held copy the statement confirmed; undefined when the statement could
-   * not see the stream (created by a transaction that committed meanwhile).
-   */
-  private currentStream(
-    streamName: string,
-    row: CreateStreamsRow,
-    known: KnownStream | undefined,
-  ): KnownStream | undefined {
-    if (row.actual === null) return undefined;
-    const revision = BigInt(row.actual);
-    const first = row.first === null ? null : BigInt(row.first);
-    if (row.current_events !== null) {
-      const events = (row.current_events as RecordedEventJson[]).map(toRecordedEvent);
-      return this.#known.remember(streamName, revision, first, events);
-    }
-    if (known && known.revision === revision && known.first === first) return known;
-    return undefined;
-  }
-
-  /** Each append alone through {@link appendAlone}, each with its own outcome. */
-  private settleAlone(batch: readonly NewStreamAppend[]): Promise<Settled[]> {
-    return Promise.all(
-      batch.map((a) =>
-        this.appendAlone(a.streamName, NO_STREAM, a.encoded, a.streamId).then(
-          (result): Settled => ({ ok: true, result }),
-          (error: unknown): Settled => ({ ok: false, error }),
-        ),
-      ),
-    );
-  }
-
-  /**
-   * An `appendBatch` of `any` appends as {@link APPEND_ANY_STATEMENT}s: requests for the same
-   * stream with the same `onlyIf` are merged (in request order) into one and split back; a stream
-   * named again with another condition goes to a next statement. Without conditions, returns null
-   * when a statement failed with a unique violation or deadlock (the caller then runs
-   * `ledger_append_batch`, which settles idempotent retries and reports conflicts). With
-   * conditions, which `ledger_append_batch` cannot check, the failed statement's requests are
-   * retried one by one, and a request that fails alone raises its error.
-   */
-  private async appendAnyTogether(requests: readonly AppendRequest[]): Promise<BatchAppendOutcome[] | null> {
-    const conditional = requests.some((r) => r.onlyIf);
-    const outcomes = new Array<BatchAppendOutcome>(requests.length);
-    for (const round of anyAppendRounds(requests)) {
-      let written: boolean;
-      try {
-        written = await this.appendAnyRound(round, outcomes);
-      } catch (error) {
-        if (!isSettledAppendByAppend(error)) throw toStoreError(requests[0]!.streamName, error);
-        if (!conditional) return null;
-        written = false;
-        for (const merged of round) {
-          const alone = await this.appendAnyRound([merged], outcomes).catch((error: unknown) => {
-            throw toStoreError(merged.stream, error);
-          });
-          written ||= alone;
-        }
-      }
-      if (written) this.appendedHere();
-    }
-    return outcomes;
-  }
-
-  /** One {@link APPEND_ANY_STATEMENT} for `round`; fills `outcomes`; true when anything was written. */
-  private async appendAnyRound(
-    round: readonly MergedAnyAppend[],
-    outcomes: BatchAppendOutcome[],
-  ): Promise<boolean> {
-    this.assertOpen();
-    const { rows } = await this.sql.queryPrepared<AppendAnyRow>('ledger_append_any', APPEND_ANY_STATEMENT, [
-      JSON.stringify(
-        round.map((m) => ({
-          stream: m.stream,
-          events: m.events,
-          onlyIf: m.onlyIf && { stream: m.onlyIf.streamName, revision: m.onlyIf.revision.toString() },
-        })),
-      ),
-    ]);
-    if (rows.length !== round.length) throw new Error(`Expected ${round.length} rows, got ${rows.length}`);
-    let written = false;
-    round.forEach((merged, i) => {
-      const row = rows[i]!;
-      if (row.next_revision === null || row.first_global === null) {
-        const { streamName, revision } = merged.onlyIf!;
-        const actual = row.condition_actual === null ? NO_STREAM : BigInt(row.condition_actual);
-        for (const part of merged.parts) {
-          outcomes[part.index] = { ok: false, error: wrongExpectedVersion(streamName, revision, actual) };
-        }
-        return;
-      }
-      written = true;
-      const firstRevision = BigInt(row.next_revision) - BigInt(merged.events.length) + 1n;
-      const firstGlobal = BigInt(row.first_global);
-      for (const part of merged.parts) {
-        outcomes[part.index] = {
-          ok: true,
-          nextExpectedRevision: firstRevision + BigInt(part.offset + part.count - 1),
-          firstGlobalPosition: firstGlobal + BigInt(part.offset),
-          lastGlobalPosition: firstGlobal + BigInt(part.offset + part.count - 1),
-          deduplicated: false,
-        };
-      }
-    });
-    return written;
-  }
-
   private query<T>(sql: string, params: unknown[]) {
     this.assertOpen();
     return this.sql.query<T>(sql, params);
@@ -521,18 +295,6 @@ export class SqlEventStore implements EventStore {
   private assertOpen(): void {
     if (this.#closing) throw new EventStoreUnavailableError('The event store is closed');
   }
-}
-
-function toStoreError(streamName: string, error: unknown): unknown {
-  if (sqlStateOf(error) === SqlState.eventIdConflict || isUniqueViolation(error, EVENT_ID_CONSTRAINT)) {
-    return new EventIdConflictError(streamName, (error as Error).message, error);
-  }
-  if (isUniqueViolation(error, STREAM_ID_CONSTRAINT)) {
-    return new Error(`Append to ${streamName}: its stream id already names another stream`, {
-      cause: error,
-    });
-  }
-  return error;
 }
 
 function encodeStreamId(streamId: string | undefined): string | null {

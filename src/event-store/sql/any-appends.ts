@@ -1,0 +1,132 @@
+import {
+  type AppendRequest,
+  type BatchAppendOutcome,
+  NO_STREAM,
+  wrongExpectedVersion,
+} from '../event-store.port.js';
+import type { SqlExecutor } from '../sql-executor.js';
+import { encodeEvents } from './append-encoding.js';
+import { APPEND_ANY_STATEMENT, type AppendAnyRow } from './set-append-statements.js';
+import { isSettledAppendByAppend } from './sql-error.js';
+import { toStoreError } from './store-error.js';
+
+/** `any` appends to one stream under one condition, merged in request order. */
+interface MergedAnyAppend {
+  readonly stream: string;
+  readonly onlyIf: AppendRequest['onlyIf'];
+  readonly events: unknown[];
+  /** Where each request's events are in `events`. */
+  readonly parts: { readonly index: number; readonly offset: number; readonly count: number }[];
+}
+
+/**
+ * An `appendBatch` of `any` appends (all of `requests` have expected revision `any`) as
+ * `ledger_append_any` calls (migration 8): requests for the same stream with the same `onlyIf` are
+ * merged (in request order) into one and split back; a stream named again with another condition
+ * goes to a next call. `written` is called after each call that stored events.
+ *
+ * Without conditions, returns null when a call failed with a unique violation or deadlock (the
+ * caller then runs `ledger_append_batch`, which settles idempotent retries and reports
+ * conflicts). With conditions, which `ledger_append_batch` cannot check, the failed call's
+ * requests are retried one by one, and a request that fails alone raises its error.
+ * @throws the executor's errors (EventStoreUnavailableError …), EventIdConflictError.
+ */
+export async function appendAnyTogether(
+  sql: SqlExecutor,
+  requests: readonly AppendRequest[],
+  written: () => void,
+): Promise<BatchAppendOutcome[] | null> {
+  const conditional = requests.some((r) => r.onlyIf);
+  const outcomes = new Array<BatchAppendOutcome>(requests.length);
+  for (const round of anyAppendRounds(requests)) {
+    let wrote: boolean;
+    try {
+      wrote = await appendAnyRound(sql, round, outcomes);
+    } catch (error) {
+      if (!isSettledAppendByAppend(error)) throw toStoreError(requests[0]!.streamName, error);
+      if (!conditional) return null;
+      wrote = false;
+      for (const merged of round) {
+        const alone = await appendAnyRound(sql, [merged], outcomes).catch((failure: unknown) => {
+          throw toStoreError(merged.stream, failure);
+        });
+        wrote ||= alone;
+      }
+    }
+    if (wrote) written();
+  }
+  return outcomes;
+}
+
+/** One `ledger_append_any` call for `round`; fills `outcomes`; true when anything was written. */
+async function appendAnyRound(
+  sql: SqlExecutor,
+  round: readonly MergedAnyAppend[],
+  outcomes: BatchAppendOutcome[],
+): Promise<boolean> {
+  const { rows } = await sql.queryPrepared<AppendAnyRow>('ledger_append_any', APPEND_ANY_STATEMENT, [
+    JSON.stringify(
+      round.map((m) => ({
+        stream: m.stream,
+        events: m.events,
+        onlyIf: m.onlyIf && { stream: m.onlyIf.streamName, revision: m.onlyIf.revision.toString() },
+      })),
+    ),
+  ]);
+  if (rows.length !== round.length) throw new Error(`Expected ${round.length} rows, got ${rows.length}`);
+  let written = false;
+  round.forEach((merged, i) => {
+    const row = rows[i]!;
+    if (row.next_revision === null || row.first_global === null) {
+      const { streamName, revision } = merged.onlyIf!;
+      const actual = row.condition_actual === null ? NO_STREAM : BigInt(row.condition_actual);
+      for (const part of merged.parts) {
+        outcomes[part.index] = { ok: false, error: wrongExpectedVersion(streamName, revision, actual) };
+      }
+      return;
+    }
+    written = true;
+    const firstRevision = BigInt(row.next_revision) - BigInt(merged.events.length) + 1n;
+    const firstGlobal = BigInt(row.first_global);
+    for (const part of merged.parts) {
+      outcomes[part.index] = {
+        ok: true,
+        nextExpectedRevision: firstRevision + BigInt(part.offset + part.count - 1),
+        firstGlobalPosition: firstGlobal + BigInt(part.offset),
+        lastGlobalPosition: firstGlobal + BigInt(part.offset + part.count - 1),
+        deduplicated: false,
+      };
+    }
+  });
+  return written;
+}
+
+/**
+ * Splits `any` appends into calls' worth: requests for the same stream and the same condition
+ * merge; a stream named again under another condition starts or joins a later round, so each
+ * round names a stream once.
+ */
+function anyAppendRounds(requests: readonly AppendRequest[]): MergedAnyAppend[][] {
+  const rounds: Map<string, MergedAnyAppend>[] = [];
+  requests.forEach((request, index) => {
+    const encoded = encodeEvents(request.streamName, request.events);
+    const condition = conditionKey(request.onlyIf);
+    let round = rounds.find((r) => {
+      const there = r.get(request.streamName);
+      return there === undefined || conditionKey(there.onlyIf) === condition;
+    });
+    if (!round) rounds.push((round = new Map()));
+    let merged = round.get(request.streamName);
+    if (!merged) {
+      merged = { stream: request.streamName, onlyIf: request.onlyIf, events: [], parts: [] };
+      round.set(request.streamName, merged);
+    }
+    merged.parts.push({ index, offset: merged.events.length, count: encoded.length });
+    merged.events.push(...encoded);
+  });
+  return rounds.map((r) => [...r.values()]);
+}
+
+function conditionKey(onlyIf: AppendRequest['onlyIf']): string {
+  return onlyIf ? `${onlyIf.streamName}@${onlyIf.revision}` : '';
+}

@@ -1,0 +1,157 @@
+import {
+  type AppendResult,
+  type EventToAppend,
+  NO_STREAM,
+  type RecordedEvent,
+  wrongExpectedVersion,
+} from '../event-store.port.js';
+import { GroupCommit, type GroupCommitOptions } from '../group-commit.js';
+import type { SqlExecutor } from '../sql-executor.js';
+import { KnownStreams, type KnownStream } from './known-streams.js';
+import { type RecordedEventJson, toRecordedEvent } from './recorded-event-json.js';
+import { CREATE_STREAMS_STATEMENT, type CreateStreamsRow } from './set-append-statements.js';
+import { isSettledAppendByAppend } from './sql-error.js';
+
+/** A `no_stream` append: its events, their encoding for the functions, the stream's alias. */
+export interface NewStreamAppend {
+  readonly streamName: string;
+  readonly events: readonly EventToAppend[];
+  readonly encoded: unknown[];
+  readonly streamId: string | null;
+}
+
+/** Outcome of one append of a group commit: the result, or the error that append alone raises. */
+export type SettledAppend =
+  { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
+
+/** Limits of {@link NewStreamAppends}. */
+export interface NewStreamAppendsOptions {
+  readonly groupCommit: GroupCommitOptions;
+  /** Streams held for repeated refusals, and their estimated heap bound in bytes (see {@link KnownStreams}). */
+  readonly knownStreams: number;
+  readonly knownStreamBytes: number;
+}
+
+/**
+ * The claim path of the SQL stores: `no_stream` appends group-committed through
+ * `ledger_create_streams` (migration 8), with the streams they were refused on held
+ * ({@link KnownStreams}) so a repeated refusal of an unchanged stream does not send its events
+ * again. Each append gets exactly the answer `ledger_append` would give it alone: a stream that
+ * exists is refused with its events — unless the call could not see it yet, or it already holds
+ * one of the append's ids (an idempotent retry): those, and a whole batch that failed with a
+ * unique violation or deadlock, go through `appendAlone` (the caller's `ledger_append` path).
+ */
+export class NewStreamAppends {
+  readonly #group: GroupCommit<NewStreamAppend, SettledAppend>;
+  readonly #known: KnownStreams;
+
+  constructor(
+    private readonly sql: SqlExecutor,
+    /** One append through `ledger_append`, with expected revision `no_stream`. */
+    private readonly appendAlone: (append: NewStreamAppend) => Promise<AppendResult>,
+    /** Called after a batch that stored events (wake-up hints). */
+    private readonly written: () => void,
+    options: NewStreamAppendsOptions,
+  ) {
+    this.#group = new GroupCommit((batch) => this.createStreams(batch), options.groupCommit);
+    this.#known = new KnownStreams(options.knownStreams, options.knownStreamBytes);
+  }
+
+  /** Appends with expected revision `no_stream` in the next batch; settles with its own outcome. */
+  submit(append: NewStreamAppend): Promise<SettledAppend> {
+    return this.#group.submit(append.streamName, append);
+  }
+
+  /** The held events of a stream (see `EventStore.peek`), or undefined. */
+  peek(streamName: string): readonly RecordedEvent[] | undefined {
+    return this.#known.get(streamName)?.events;
+  }
+
+  /** Drops a held stream (this process truncated it). */
+  forget(streamName: string): void {
+    this.#known.forget(streamName);
+  }
+
+  /** Flush of the group commit: one `ledger_create_streams` call for the batch. */
+  private async createStreams(batch: readonly NewStreamAppend[]): Promise<SettledAppend[]> {
+    const known = batch.map((a) => this.#known.get(a.streamName));
+    const payload = batch.map((a, i) => ({
+      stream: a.streamName,
+      streamId: a.streamId,
+      events: a.encoded,
+      known: known[i] && {
+        revision: known[i].revision.toString(),
+        first: known[i].first?.toString() ?? null,
+      },
+    }));
+    let rows: CreateStreamsRow[];
+    try {
+      ({ rows } = await this.sql.queryPrepared<CreateStreamsRow>(
+        'ledger_create_streams',
+        CREATE_STREAMS_STATEMENT,
+        [JSON.stringify(payload)],
+      ));
+    } catch (error) {
+      if (!isSettledAppendByAppend(error)) throw error;
+      return this.settleAlone(batch);
+    }
+    const settled = await Promise.all(
+      batch.map(async (append, i): Promise<SettledAppend> => {
+        const row = rows[i];
+        if (row?.ok && row.first_global !== null && row.last_global !== null) {
+          return {
+            ok: true,
+            result: {
+              nextExpectedRevision: BigInt(append.events.length - 1),
+              firstGlobalPosition: BigInt(row.first_global),
+              lastGlobalPosition: BigInt(row.last_global),
+              deduplicated: false,
+            },
+          };
+        }
+        const current = row && this.currentStream(append.streamName, row, known[i]);
+        const ids = new Set(append.events.map((e) => e.id.toLowerCase()));
+        if (current && !current.events.some((e) => ids.has(e.id))) {
+          const error = wrongExpectedVersion(append.streamName, NO_STREAM, current.revision, current.events);
+          return { ok: false, error };
+        }
+        return (await this.settleAlone([append]))[0]!;
+      }),
+    );
+    if (settled.some((s) => s.ok && !s.result.deduplicated)) this.written();
+    return settled;
+  }
+
+  /**
+   * The stream a refused append saw: the events the call returned (now held for the next
+   * refusal), or the held copy the call confirmed; undefined when the call could not see the
+   * stream (created by a transaction that committed meanwhile).
+   */
+  private currentStream(
+    streamName: string,
+    row: CreateStreamsRow,
+    known: KnownStream | undefined,
+  ): KnownStream | undefined {
+    if (row.actual === null) return undefined;
+    const revision = BigInt(row.actual);
+    const first = row.first === null ? null : BigInt(row.first);
+    if (row.current_events !== null) {
+      const events = (row.current_events as RecordedEventJson[]).map(toRecordedEvent);
+      return this.#known.remember(streamName, revision, first, events);
+    }
+    if (known && known.revision === revision && known.first === first) return known;
+    return undefined;
+  }
+
+  /** Each append alone through `appendAlone`, each with its own outcome. */
+  private settleAlone(batch: readonly NewStreamAppend[]): Promise<SettledAppend[]> {
+    return Promise.all(
+      batch.map((a) =>
+        this.appendAlone(a).then(
+          (result): SettledAppend => ({ ok: true, result }),
+          (error: unknown): SettledAppend => ({ ok: false, error }),
+        ),
+      ),
+    );
+  }
+}
