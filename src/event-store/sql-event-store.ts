@@ -51,14 +51,14 @@ export interface SqlEventStoreOptions {
  *   expected revision comes back with the stream's events (`WrongExpectedVersionError.currentEvents`).
  *   A unique violation on an event id (a concurrent append inserted it first) is retried once, which
  *   then deduplicates or reports the conflict.
- * - Group commit (the claim path): `no_stream` appends that arrive while earlier ones are being
- *   written leave together as one set-based statement (`CREATE_STREAMS_STATEMENT`), and an
- *   `appendBatch` of `any` appends is one such statement too (`APPEND_ANY_STATEMENT`). Results are
- *   per append and the same as `ledger_append`'s; when a set-based statement fails with a unique
- *   violation or a deadlock (a reused event id, a race it cannot settle), each of its appends is
- *   replayed alone through `ledger_append`, so every caller gets its own exact answer. A refused
- *   claim's stream is held in memory (`KnownStreams` (sql/known-streams.ts)), so a repeated refusal of an unchanged
- *   stream does not send its events again.
+ * - Group commit (the claim path, `sql/new-stream-appends.ts`): `no_stream` appends that arrive
+ *   while earlier ones are being written leave together as one `ledger_create_streams` call
+ *   (migration 8), and an `appendBatch` of `any` appends is one `ledger_append_any` call
+ *   (`sql/any-appends.ts`). Results are per append and the same as `ledger_append`'s; when a call
+ *   fails with a unique violation or a deadlock (a reused event id, a race it cannot settle), each
+ *   of its appends is replayed alone through `ledger_append`, so every caller gets its own exact
+ *   answer. A refused claim's stream is held in memory (`sql/known-streams.ts`) and offered as
+ *   {@link peek}; a repeated refusal of an unchanged stream does not send its events again.
  * - readAll: `ledger_read_all`, bounded by the transaction-id high-water mark. Call it outside a
  *   transaction that has written: a transaction never sees its own events in readAll. While any
  *   transaction of the PostgreSQL cluster holds a transaction id (in any database), readAll
