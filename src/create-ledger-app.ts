@@ -20,8 +20,8 @@ import { SqlEventStore } from './event-store/sql-event-store.js';
 import type { SqlExecutor } from './event-store/sql-executor.js';
 import type { Clock } from './operations/core/clock.js';
 import { setupOpenApi } from './openapi.js';
-import { httpMetricsMiddleware } from './projections/prometheus/http-metrics.middleware.js';
-import { LedgerMetrics } from './projections/prometheus/ledger-metrics.js';
+import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
+import { LedgerMetrics } from './metrics/ledger-metrics.js';
 
 /** Options of {@link createLedgerApp}. */
 export interface CreateLedgerAppOptions {

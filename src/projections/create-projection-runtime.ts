@@ -3,7 +3,7 @@ import { SqlEventStore } from '../event-store/sql-event-store.js';
 import type { SqlExecutor } from '../event-store/sql-executor.js';
 import { type LagProbe, ReadAllLagProbe, SqlLagProbe } from './core/lag-probe.js';
 import { projectionDatabaseFor } from './core/open-projection-database.js';
-import { unwrapEventStore } from './prometheus/instrumented-event-store.js';
+import { unwrapEventStore } from '../metrics/instrumented-event-store.js';
 import { ProjectionRuntime, type ProjectionRuntimeOptions } from './projection-runtime.js';
 import { createReadModels } from './read-models.js';
 

@@ -3,12 +3,12 @@ import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { type Caller, CurrentCaller, RequireRole } from '../../auth/index.js';
 import { validationProblem } from '../../common/validation.js';
-import { csvHeader, csvLine } from '../operations/reconciliation-csv.js';
+import { csvHeader, csvLine } from '../operation-views/reconciliation-csv.js';
 import {
   reconcile,
   reconciliationLines,
   type ReconciliationScope,
-} from '../operations/reconciliation-queries.js';
+} from '../operation-views/reconciliation-queries.js';
 import { ProjectionRuntime } from '../projection-runtime.js';
 import { decodeCursor, encodeCursor, invalidCursor } from './cursor.js';
 import { DEFAULT_PAGE_SIZE } from './dto/page-query.dto.js';

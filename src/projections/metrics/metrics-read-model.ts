@@ -2,7 +2,7 @@ import type { RecordedEvent } from '../../event-store/event-store.port.js';
 import type { SqlExecutor } from '../../event-store/sql-executor.js';
 import type { FeedChange, ReadModel, TableNames } from '../core/read-model.js';
 import { type Column, upsertRows } from '../core/sql-rows.js';
-import { isOperationEvent } from '../operations/operation-fold.js';
+import { isOperationEvent } from '../operation-views/operation-fold.js';
 import { COUNTERS, type Counters, countersOf, presentCounters, zeroCounters } from './metric-counters.js';
 
 /** Feed of metrics updates (one per counted event). */

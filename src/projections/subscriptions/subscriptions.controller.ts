@@ -8,7 +8,7 @@ import { CONFLICTS_FEED } from '../conflicts/conflicts-read-model.js';
 import { checkpointStore } from '../core/checkpoint-store.js';
 import { readableTenant } from '../http/tenant-param.js';
 import { METRICS_FEED } from '../metrics/metrics-read-model.js';
-import { OPERATIONS_FEED, REVIEW_FEED } from '../operations/operations-read-model.js';
+import { OPERATIONS_FEED, REVIEW_FEED } from '../operation-views/operations-read-model.js';
 import { ProjectionRuntime } from '../projection-runtime.js';
 import {
   OperationChangesQueryDto,

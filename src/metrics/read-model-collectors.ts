@@ -1,7 +1,7 @@
 import { Counter, Gauge } from 'prom-client';
-import { allTotals } from '../metrics/metrics-queries.js';
-import { COUNTERS } from '../metrics/metric-counters.js';
-import type { ProjectionRuntime } from '../projection-runtime.js';
+import { allTotals } from '../projections/metrics/metrics-queries.js';
+import { COUNTERS } from '../projections/metrics/metric-counters.js';
+import type { ProjectionRuntime } from '../projections/projection-runtime.js';
 import type { LedgerMetrics } from './ledger-metrics.js';
 
 /**
