@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** An operation key as sent in a claim body (API.md "Operation identity"). */
+/** An operation key as sent in a claim body (docs/api.md#operation-identity). */
 export interface BenchKey {
   readonly tenant: string;
   readonly source: string;

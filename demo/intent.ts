@@ -1,5 +1,5 @@
 /**
- * The demo's vocabulary: an operation key (API.md "Operation identity"), a business intent derived
+ * The demo's vocabulary: an operation key (docs/api.md#operation-identity), a business intent derived
  * from a webhook, and one delivery of it. Transport details (delivery id, attempt) live on the
  * delivery, never in the payload, so redeliveries of one intent carry an identical payload.
  */

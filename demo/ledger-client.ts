@@ -6,7 +6,7 @@ import type { Json, OperationKey } from './intent.js';
 export interface LedgerRefusal {
   readonly kind: 'refused';
   readonly status: number;
-  /** Problem code: the last path segment of the problem `type` (API.md), e.g. `stale-token`. */
+  /** Problem code: the last segment of `type` (docs/api.md#problem-details), e.g. `stale-token`. */
   readonly code: string;
   readonly detail: string;
 }
@@ -87,7 +87,7 @@ const UNAVAILABLE_RETRIES = 3;
 const MAX_UNAVAILABLE_WAIT_MS = 1_000;
 
 /**
- * A minimal client of the ledger's HTTP contract (/work/shared/API.md), written against the
+ * A minimal client of the ledger's HTTP contract (docs/api.md), written against the
  * routes only — no server code. Every method returns the contract's answers as a discriminated
  * union; nothing but transport failures throws.
  */

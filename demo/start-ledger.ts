@@ -6,7 +6,7 @@ import { RECOVERY_ACTOR } from './recovery.js';
 
 /**
  * The ONE place where the demo touches the ledger server's code. Everything else in demo/ talks
- * to the ledger over its HTTP API (/work/shared/API.md) through the URL this file returns.
+ * to the ledger over its HTTP API (docs/api.md) through the URL this file returns.
  */
 
 /** A ledger reachable over HTTP. */

@@ -1,4 +1,4 @@
-// The HTTP contract of ../shared/API.md: routes, status codes, bodies and problem codes.
+// The HTTP contract of docs/api.md: routes, status codes, bodies and problem codes.
 import { v5 as uuidv5 } from 'uuid';
 import { OPERATION_ID_NAMESPACE } from '../../src/ledger/index.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';

@@ -1,6 +1,6 @@
 /**
- * DESIGN.md: "A refusal is read-only for the holder: it never shortens, releases or takes over a
- * lease, and never alters a recorded outcome. Its audit event goes to the companion stream."
+ * docs/domain.md#rules-every-store-and-handler-keeps: a refusal is read-only for the holder: it
+ * never shortens, releases or takes over a lease nor alters an outcome; audit goes to the companion.
  * Every refusal the deciders can give is listed here and checked explicitly (independently of the
  * checks `thenRefused` already runs).
  */

@@ -51,7 +51,7 @@ function describeDecision(d: AnyDecision): string {
 }
 
 /**
- * A refusal is read-only for the holder (DESIGN.md "Rules every store and every handler keeps"):
+ * A refusal is read-only for the holder (docs/domain.md#rules-every-store-and-handler-keeps):
  * - it never appends OperationClaimed (never takes over or renews a lease) anywhere;
  * - with no decision events, the state folded after it equals the state before, lease included;
  * - the only refusals that may record decision events are the two documented ones:
