@@ -223,6 +223,13 @@ describe('projector status and online rebuild', () => {
     expect(started.status).toBe(202);
     expect(started.body.rebuild).toMatchObject({ generation: 2 });
     expect((await otherTenant.client.post('/v1/projections/operations/rebuild')).status).toBe(403);
+    // global checkpoints, lastEventAt (which follows every tenant's writes) and the holder's host:pid
+    // are for all-tenant keys only
+    for (const path of ['/v1/projections', '/v1/projections/operations']) {
+      const refused = await otherTenant.client.get(path);
+      expect(refused.status).toBe(403);
+      expect(JSON.stringify(refused.body)).not.toContain('checkpoint');
+    }
     expect((await c.post('/v1/projections/nope/rebuild')).status).toBe(404);
     await waitFor(async () => (await c.get('/v1/projections/operations')).body.generation === 2, 'swap');
     const after = await c.get(`/v1/tenants/${T}/operations?limit=500`);

@@ -6,6 +6,17 @@ import { ProblemException } from '../../common/problem.exception.js';
 import { ProjectionRuntime, type ReadModelStatus } from '../projection-runtime.js';
 
 /**
+ * A projector's status shows positions in the global log, when the last event of ANY tenant was
+ * applied and which host:pid holds the projection: shared facts, so keys bound to one tenant may
+ * not read them (403 `forbidden`).
+ */
+function assertAllTenants(caller: Caller): void {
+  if (caller.tenant !== ALL_TENANTS) {
+    throw forbidden('projector status spans every tenant: it needs a key for all tenants (*)');
+  }
+}
+
+/**
  * Operator commands on the projector: status of every read model (checkpoint, lag, holder,
  * state, generation, rebuild progress, last error) and an online rebuild from zero (shadow
  * tables, swapped in when caught up; the API keeps serving the current tables meanwhile).
@@ -17,16 +28,20 @@ export class ProjectionsAdminController {
 
   @Get()
   @RequireRole('operator', 'admin', 'auditor')
-  @ApiOperation({ summary: 'Projector status of every read model' })
-  async list(): Promise<{ projections: ReadModelStatus[] }> {
+  @ApiOperation({ summary: 'Projector status of every read model (keys for all tenants only)' })
+  @ApiResponse({ status: 403, description: 'forbidden: a key bound to one tenant' })
+  async list(@CurrentCaller() caller: Caller): Promise<{ projections: ReadModelStatus[] }> {
+    assertAllTenants(caller);
     return { projections: await this.runtime.status() };
   }
 
   @Get(':name')
   @RequireRole('operator', 'admin', 'auditor')
   @ApiOperation({ summary: 'Projector status of one read model' })
+  @ApiResponse({ status: 403, description: 'forbidden: a key bound to one tenant' })
   @ApiResponse({ status: 404, description: 'not-found' })
-  async one(@Param('name') name: string): Promise<ReadModelStatus> {
+  async one(@Param('name') name: string, @CurrentCaller() caller: Caller): Promise<ReadModelStatus> {
+    assertAllTenants(caller);
     this.known(name);
     return (await this.runtime.status()).find((s) => s.name === name)!;
   }
