@@ -71,7 +71,10 @@ export interface ResolveOperation extends At {
   readonly resolution: Resolution;
   readonly destinationRef: string | null;
   readonly reason: string;
+  /** The API key's holder (never the body's claim alone). */
   readonly actor: string;
+  /** The `actor` the request body named when it differs from the key's holder, kept for the record. */
+  readonly requestedActor?: string;
 }
 
 /** Heartbeat: the holder extends its lease to `now + leaseMs`. */

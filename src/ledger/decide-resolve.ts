@@ -11,9 +11,10 @@ export interface ResolveResult {
 const RESOLVED_STATE = { confirmed: 'confirmed', not_found: 'released', abandoned: 'abandoned' } as const;
 
 /**
- * An operator resolves an Unknown operation (DESIGN.md): `confirmed` (found at the destination,
+ * An operator resolves an Unknown operation (README "Recovery and operator workflows"): `confirmed` (found at the destination,
  * with its reference as evidence) → Confirmed; `not_found` → Released (may be claimed again);
  * `abandoned` → Abandoned (replayed to later claims). Any other state is refused `not-unknown`.
+ * A differing `requestedActor` is recorded next to `actor`.
  */
 export function decideResolve(cmd: ResolveOperation, state: OperationState): Decision<ResolveResult> {
   if (state.status === 'none') return refuse({ code: 'not-found', message: 'no operation with this id' });
@@ -32,6 +33,7 @@ export function decideResolve(cmd: ResolveOperation, state: OperationState): Dec
         destinationRef: cmd.resolution === 'confirmed' ? cmd.destinationRef : null,
         reason: cmd.reason,
         actor: cmd.actor,
+        ...(cmd.requestedActor !== undefined ? { requestedActor: cmd.requestedActor } : {}),
       }),
     },
   ]);

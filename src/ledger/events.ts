@@ -162,6 +162,8 @@ export type OperationResolved = Event<
     readonly destinationRef: string | null;
     readonly reason: string;
     readonly actor: string;
+    /** The body's differing `actor`, recorded alongside the key's holder. */
+    readonly requestedActor?: string;
   }
 >;
 

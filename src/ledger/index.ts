@@ -20,3 +20,5 @@ export * from './decide.js';
 export * from './policy/index.js';
 export * from './decide-archive.js';
 export * from './event-base.js';
+export * from './claim-request.js';
+export * from './supersession.js';
