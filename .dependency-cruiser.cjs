@@ -1,6 +1,7 @@
 /**
- * Architecture rules checked in CI (`npm run lint`). The domain (src/ledger) is pure TypeScript:
- * it may import only itself, Node's crypto/buffer and the small pure libraries it is built on.
+ * Architecture rules checked in CI (`npm run lint`); docs/architecture.md draws the layers. The
+ * domain (src/ledger) is pure TypeScript: it may import only itself, Node's crypto/buffer and the
+ * small pure libraries it is built on. src/common is the ground floor: it imports no feature.
  */
 module.exports = {
   forbidden: [
@@ -12,6 +13,14 @@ module.exports = {
       to: {
         pathNot: ['^src/ledger', '^node_modules/(canonicalize|uuid)/', '^(node:)?(crypto|buffer)$'],
       },
+    },
+    {
+      name: 'common-is-ground-floor',
+      comment:
+        'src/common holds what every feature shares (problems, validation, clock, JSON body); it imports no feature folder, only itself, the event-store port (whose outage error it renders) and libraries',
+      severity: 'error',
+      from: { path: '^src/common/' },
+      to: { path: '^src/', pathNot: ['^src/common/', '^src/event-store/event-store\\.port\\.ts$'] },
     },
     {
       name: 'no-circular',

@@ -8,7 +8,7 @@ import { EVENT_STORE } from './event-store/event-store.token.js';
 import type { SqlExecutor } from './event-store/sql-executor.js';
 import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
 import { HealthController } from './health/health.controller.js';
-import { CLOCK, systemClock, type Clock } from './operations/core/clock.js';
+import { CLOCK, systemClock, type Clock } from './common/clock.js';
 import { OperationsModule } from './operations/operations.module.js';
 import { InstrumentedEventStore } from './metrics/instrumented-event-store.js';
 import { LedgerMetrics } from './metrics/ledger-metrics.js';

@@ -18,7 +18,7 @@ import { openReadModelDatabase } from './event-store/eventstoredb/read-model-dat
 import { openEventStore } from './event-store/open-event-store.js';
 import { SqlEventStore } from './event-store/sql-event-store.js';
 import type { SqlExecutor } from './event-store/sql-executor.js';
-import type { Clock } from './operations/core/clock.js';
+import type { Clock } from './common/clock.js';
 import { setupOpenApi } from './openapi.js';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
 import { LedgerMetrics } from './metrics/ledger-metrics.js';

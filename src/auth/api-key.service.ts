@@ -3,7 +3,7 @@ import { LEDGER_CONFIG } from '../config/config.token.js';
 import type { LedgerConfig } from '../config/ledger-config.js';
 import type { SqlExecutor } from '../event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
-import { CLOCK, type Clock } from '../operations/core/clock.js';
+import { CLOCK, type Clock } from '../common/clock.js';
 import type { ApiKeyInput } from './api-key-input.js';
 import { viewOf, type ApiKeyRecord, type ApiKeyView, type IssuedApiKey } from './api-key.js';
 import { parseToken } from './api-key-token.js';

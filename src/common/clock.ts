@@ -1,4 +1,7 @@
-/** The server's clock. Leases are judged on it only, never on the caller's (DESIGN.md). */
+/**
+ * The server's clock. Leases are judged on it only, never on the caller's (README "States and
+ * rules"). Injected everywhere as {@link CLOCK}; a command reads it once.
+ */
 export interface Clock {
   /** Epoch milliseconds. */
   now(): number;

@@ -1,12 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { EventStoreUnavailableError } from '../event-store/event-store.port.js';
-import { ContentionError } from '../operations/core/contention.error.js';
+import { problemForError } from './error-problem.js';
 import { problem, PROBLEM_CONTENT_TYPE, type ProblemDetails } from './problem.js';
-import { ProblemException } from './problem.exception.js';
-
-/** Seconds a client should wait before retrying after a 503 (RFC 9110 §10.2.3 Retry-After). */
-export const UNAVAILABLE_RETRY_AFTER_S = 1;
 
 interface BodyParserError {
   type?: string;
@@ -30,11 +25,10 @@ function fromHttpException(err: HttpException): ProblemDetails {
 }
 
 /**
- * Renders every error as RFC 9457 `application/problem+json`: our ProblemExceptions as they are,
- * Nest HttpExceptions (unknown routes → 404 `not-found`), body-parser errors (413, bad JSON → 400),
- * an unreachable store → 503 `store-unavailable` and too many concurrent writers on one operation
- * → 503 `contention`, both with Retry-After. Anything else is a 500 whose
- * details are logged, never sent.
+ * Renders every error as RFC 9457 `application/problem+json`: the documented ones as
+ * {@link problemForError} maps them (ProblemExceptions as they are, 503s with Retry-After), Nest
+ * HttpExceptions (unknown routes → 404 `not-found`), body-parser errors (413, bad JSON → 400).
+ * Anything else is a 500 whose details are logged, never sent.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -44,15 +38,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     let body: ProblemDetails;
     let headers: Record<string, string> = {};
-    if (err instanceof ProblemException) {
-      body = err.problem;
-      headers = { ...err.headers };
-    } else if (err instanceof EventStoreUnavailableError) {
-      body = problem('store-unavailable', 503, 'the event store is unavailable; retry shortly');
-      headers['Retry-After'] = String(UNAVAILABLE_RETRY_AFTER_S);
-    } else if (err instanceof ContentionError) {
-      body = problem('contention', 503, 'too many concurrent writers on this operation; retry shortly');
-      headers['Retry-After'] = String(UNAVAILABLE_RETRY_AFTER_S);
+    const known = problemForError(err);
+    if (known) {
+      body = known.problem;
+      headers = { ...known.headers };
     } else if (err instanceof HttpException) {
       body = fromHttpException(err);
     } else if (isBodyParserError(err)) {

@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LEDGER_CONFIG } from '../../config/config.token.js';
-import type { LedgerConfig } from '../../config/ledger-config.js';
+import { LEDGER_CONFIG } from '../config/config.token.js';
+import type { LedgerConfig } from '../config/ledger-config.js';
+import { ContentionError } from '../common/contention.error.js';
 import {
   NO_STREAM,
   WrongExpectedVersionError,
   type EventStore,
-  type ExpectedRevision,
   type RecordedEvent,
-} from '../../event-store/event-store.port.js';
-import { EVENT_STORE } from '../../event-store/event-store.token.js';
+} from '../event-store/event-store.port.js';
+import { EVENT_STORE } from '../event-store/event-store.token.js';
 import {
   auditStreamName,
   evolve,
@@ -18,10 +18,9 @@ import {
   type Decision,
   type OperationKey,
   type OperationState,
-} from '../../ledger/index.js';
-import { AuditWriter } from './audit-writer.js';
+} from '../ledger/index.js';
+import { AuditWriter } from './core/audit-writer.js';
 import { toLedgerEvent, toStoreEvents, type RequestContext } from './event-metadata.js';
-import { ContentionError } from './contention.error.js';
 
 /** A decision together with the state it led to. */
 export type Executed<R> = Decision<R> & {
@@ -30,24 +29,46 @@ export type Executed<R> = Decision<R> & {
   readonly revision: bigint | null;
 };
 
-/** Options of {@link OperationStreams.execute}. */
-export interface ExecuteOptions {
+/** Options of {@link DecideAndAppend.run}. */
+export interface RunOptions {
   /**
-   * Decide against the empty stream first and append with `no_stream`, reading only when that
-   * fails. Right for claims, where most keys are new: a new key costs one round trip, and a
-   * refused append returns the stream's events so a duplicate costs one round trip too.
+   * Decide against the empty stream first (or this process's held copy of it, see
+   * `EventStore.peek`) and append with `no_stream`, reading only when that fails. Right for
+   * claims, where most keys are new: a new key costs one round trip, and a refused append returns
+   * the stream's events so a duplicate costs one round trip too.
    */
   readonly assumeNew?: boolean;
 }
 
+/** The operation a run is on: its key, its decision stream's name, the request's correlation. */
+interface Target {
+  readonly key: OperationKey;
+  readonly streamName: string;
+  readonly ctx: RequestContext;
+}
+
 /**
- * Runs the decider loop for one operation (DESIGN.md "Architecture"): load the decision stream →
- * fold → decide → append with the expected revision read. A WrongExpectedVersion means another
- * writer got there first: re-read and re-decide, at most `maxConcurrencyRetries` times, then
- * {@link ContentionError} (503). The append is the only guard against duplicate claims.
+ * The events a decision is taken on. `held`: a copy this process holds of the stream, not read
+ * for this command, so a decision on it must be proven current before it is answered.
+ */
+interface Basis {
+  readonly events: readonly RecordedEvent[];
+  readonly held: boolean;
+}
+
+/** One round: the decision stood, or the basis it was taken on was stale (undefined: re-read). */
+type Round<R> =
+  { readonly stood: true; readonly executed: Executed<R> } | { readonly stood: false; readonly next?: Basis };
+
+/**
+ * The decide-and-append loop for one operation (docs/architecture.md "Application"): fold the
+ * decision stream → decide → append with the expected revision folded at. A WrongExpectedVersion
+ * means another writer got there first: re-decide on the events the store returned with it, at
+ * most `maxConcurrencyRetries` times, then {@link ContentionError} (503). The append is the only
+ * guard against duplicate claims. Audit events go to the companion stream with revision `any`.
  */
 @Injectable()
-export class OperationStreams {
+export class DecideAndAppend {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
@@ -55,86 +76,101 @@ export class OperationStreams {
   ) {}
 
   /**
-   * Executes `decide` on the operation named by `key`. Decision events are appended to
-   * `operation-<key>`; audit events to `audit-operation-<key>` (expected revision `any`).
+   * Runs `decide` on the operation named by `key`: decision events appended to
+   * `operation-<key>`, audit events to `audit-operation-<key>`.
    * @throws ContentionError after too many concurrent writers; EventStoreUnavailableError.
    */
-  async execute<R>(
+  async run<R>(
     key: OperationKey,
     decide: (state: OperationState) => Decision<R>,
     ctx: RequestContext,
-    options: ExecuteOptions = {},
+    options: RunOptions = {},
   ): Promise<Executed<R>> {
-    const streamName = operationStreamName(key);
-    // For a claim: the stream as this process holds it (a repeat of a recent claim), else none.
-    // Either is a guess that the write below verifies.
-    const peeked = options.assumeNew ? this.store.peek?.(streamName) : undefined;
-    const held = peeked && peeked.length > 0 ? peeked : undefined;
-    let events: readonly RecordedEvent[] | undefined = options.assumeNew ? (held ?? []) : undefined;
+    const target: Target = { key, streamName: operationStreamName(key), ctx };
+    const { streamName } = target;
+    let basis = options.assumeNew ? this.guess(streamName) : undefined;
     for (let round = 0; round <= this.config.maxConcurrencyRetries; round++) {
-      const guessed = events === held && held !== undefined;
-      events ??= await this.store.read(streamName);
-      const state = fold(events.map(toLedgerEvent));
-      const expected: ExpectedRevision =
-        events.length === 0 ? NO_STREAM : events[events.length - 1]!.streamPosition;
-      const decision = decide(state);
-      let revision: bigint | null = events.length === 0 ? null : events[events.length - 1]!.streamPosition;
-      if (decision.events.length > 0) {
-        try {
-          const appended = await this.store.append(
-            streamName,
-            toStoreEvents(decision.events, ctx),
-            expected,
-            // the alias is recorded only when the append creates the stream
-            expected === NO_STREAM ? { streamId: operationIdFor(key) } : {},
-          );
-          revision = appended.nextExpectedRevision;
-        } catch (err) {
-          if (!(err instanceof WrongExpectedVersionError)) throw err;
-          events = err.currentEvents;
-          continue;
-        }
-      }
-      if (guessed && decision.events.length === 0) {
-        // decided on the held copy and nothing appended to prove it current: the audit write
-        // carries the proof (written only if the stream is still at that revision), else re-read
-        const unchanged =
-          decision.audit.length > 0 &&
-          (await this.audit.writeIfUnchanged(auditStreamName(key), toStoreEvents(decision.audit, ctx), {
-            streamName,
-            revision: revision!,
-          }));
-        if (!unchanged) {
-          events = undefined;
-          continue;
-        }
-      } else if (decision.audit.length > 0) {
-        await this.audit.write(auditStreamName(key), toStoreEvents(decision.audit, ctx));
-      }
-      const stateAfter = decision.events.reduce(evolve, state);
-      return { ...decision, stateAfter, revision };
+      basis ??= { events: await this.store.read(streamName), held: false };
+      const outcome = await this.decideOn(target, basis, decide);
+      if (outcome.stood) return outcome.executed;
+      basis = outcome.next;
     }
     throw new ContentionError(streamName);
   }
 
-  /**
-   * The folded state and stream revision of an operation, straight from its stream. With `asOf`,
-   * only the events up to a stream revision (inclusive) and/or recorded at or before a time (the
-   * store's clock) are folded: the state an auditor would have seen then.
-   */
-  async load(
-    key: OperationKey,
-    asOf: { readonly revision?: bigint; readonly time?: Date } = {},
-  ): Promise<{ state: OperationState; revision: bigint | null }> {
-    const all = await this.store.read(operationStreamName(key));
-    const events = all.filter(
-      (e) =>
-        (asOf.revision === undefined || e.streamPosition <= asOf.revision) &&
-        (asOf.time === undefined || e.recordedAt.getTime() <= asOf.time.getTime()),
-    );
-    return {
-      state: fold(events.map(toLedgerEvent)),
-      revision: events.length ? events[events.length - 1]!.streamPosition : null,
-    };
+  /** The stream as this process holds it (a repeat of a recent claim), else the empty stream. */
+  private guess(streamName: string): Basis {
+    const held = this.store.peek?.(streamName);
+    return held && held.length > 0 ? { events: held, held: true } : { events: [], held: false };
   }
+
+  /** Decides on `basis` and records the decision, unless the basis proves stale. */
+  private async decideOn<R>(
+    target: Target,
+    basis: Basis,
+    decide: (state: OperationState) => Decision<R>,
+  ): Promise<Round<R>> {
+    const state = fold(basis.events.map(toLedgerEvent));
+    const decision = decide(state);
+    let revision = lastRevision(basis.events);
+    if (decision.events.length > 0) {
+      try {
+        revision = await this.append(target, decision, revision);
+      } catch (err) {
+        if (!(err instanceof WrongExpectedVersionError)) throw err;
+        // the store returns the stream with the refusal where it can; else re-read
+        const current = err.currentEvents;
+        return { stood: false, next: current ? { events: current, held: false } : undefined };
+      }
+      await this.writeAudit(target, decision);
+    } else if (basis.held) {
+      // Nothing appended proves the held copy current: the audit write carries the proof (stored
+      // only while the stream is still at that revision); without it, re-read and re-decide.
+      if (!(await this.writeAuditIfUnchanged(target, decision, revision!))) return { stood: false };
+    } else {
+      await this.writeAudit(target, decision);
+    }
+    const stateAfter = decision.events.reduce(evolve, state);
+    return { stood: true, executed: { ...decision, stateAfter, revision } };
+  }
+
+  /** Appends the decision's events expecting `revision` (null: no stream); the new revision. */
+  private async append(
+    { key, streamName, ctx }: Target,
+    decision: Decision<unknown>,
+    revision: bigint | null,
+  ): Promise<bigint> {
+    const appended = await this.store.append(
+      streamName,
+      toStoreEvents(decision.events, ctx),
+      revision ?? NO_STREAM,
+      // the alias is recorded only when the append creates the stream
+      revision === null ? { streamId: operationIdFor(key) } : {},
+    );
+    return appended.nextExpectedRevision;
+  }
+
+  private async writeAudit({ key, ctx }: Target, decision: Decision<unknown>): Promise<void> {
+    if (decision.audit.length > 0) {
+      await this.audit.write(auditStreamName(key), toStoreEvents(decision.audit, ctx));
+    }
+  }
+
+  /** False when there is no audit event to carry the proof, or the stream moved on. */
+  private async writeAuditIfUnchanged(
+    { key, streamName, ctx }: Target,
+    decision: Decision<unknown>,
+    revision: bigint,
+  ): Promise<boolean> {
+    if (decision.audit.length === 0) return false;
+    return this.audit.writeIfUnchanged(auditStreamName(key), toStoreEvents(decision.audit, ctx), {
+      streamName,
+      revision,
+    });
+  }
+}
+
+/** Revision of the last event (null: no stream). */
+function lastRevision(events: readonly RecordedEvent[]): bigint | null {
+  return events.length === 0 ? null : events[events.length - 1]!.streamPosition;
 }

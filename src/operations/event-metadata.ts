@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { EventToAppend, RecordedEvent } from '../../event-store/event-store.port.js';
-import type { LedgerEvent } from '../../ledger/index.js';
+import type { EventToAppend, RecordedEvent } from '../event-store/event-store.port.js';
+import type { LedgerEvent } from '../ledger/index.js';
 
-/** Correlation of one request: every event it appends carries these (DESIGN.md "Events"). */
+/** Correlation of one request: every event it appends carries these in its metadata (docs/api.md "History"). */
 export interface RequestContext {
   /** Id of the request/job that caused the events (X-Request-Id or generated). */
   readonly correlationId: string;

@@ -1,46 +1,187 @@
-import { problem } from '../../common/problem.js';
-import { ProblemException } from '../../common/problem.exception.js';
-import { UNAVAILABLE_RETRY_AFTER_S } from '../../common/problem-details.filter.js';
-import { EventStoreUnavailableError } from '../../event-store/event-store.port.js';
-import { ContentionError } from '../core/contention.error.js';
+import type { Response } from 'express';
+import { problemForError } from '../common/error-problem.js';
+import { problem } from '../common/problem.js';
+import { ProblemException } from '../common/problem.exception.js';
+import { validationProblem } from '../common/validation.js';
+import { forbiddenTenant } from '../auth/auth-problems.js';
+import type {
+  InputRejection,
+  Refusal,
+  RefusalCode,
+  ResolveOperation,
+  ResolveResult,
+  WorkerResult,
+} from '../ledger/index.js';
+import type { BatchItemOutcome, ClaimOutcome, PolicyCommandOutcome } from './command-results.js';
+import type { Executed } from './decide-and-append.js';
 
-/** An HTTP answer as data: what a single route sends, and what a batch slot holds. */
+/**
+ * The HTTP mapping of operations (docs/api.md): every command result becomes a status, headers
+ * and a body — problem+json (RFC 9457) for refusals and rejections — here and nowhere else.
+ * Single routes send it ({@link sendAnswer}); batch slots hold it.
+ */
 export interface HttpAnswer {
   readonly status: number;
   readonly body: unknown;
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** A successful answer. */
-export function answer(status: number, body: unknown, headers: Record<string, string> = {}): HttpAnswer {
-  return { status, body, headers };
+/** Header set on a replayed outcome (the draft IETF idempotency-key convention). */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** HTTP status of each refusal (docs/api.md "Problems"). */
+export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
+  'in-progress': 409,
+  'awaiting-recovery': 409,
+  'payload-conflict': 422,
+  'stale-token': 409,
+  'duplicate-effect': 409,
+  'outcome-uncertain': 409,
+  'not-unknown': 409,
+  'not-in-progress': 409,
+  'step-not-started': 409,
+  'not-found': 404,
+  'awaiting-approval': 409,
+  superseded: 409,
+  'not-awaiting-approval': 409,
+  'not-final-failure': 409,
+  'replay-not-allowed': 409,
+  'no-duplicate-effect': 409,
+  'operator-only-recovery': 409,
+  'retention-expired': 410,
+};
+
+/**
+ * A claim: 201 acquired, 200 replay with `Idempotent-Replayed: true`, the refusal's problem,
+ * 400/413 for rejected input, 403 `forbidden-tenant`.
+ */
+export function claimAnswer(outcome: ClaimOutcome): HttpAnswer {
+  switch (outcome.kind) {
+    case 'invalid':
+    case 'payload-too-large':
+      return rejectionAnswer(outcome);
+    case 'forbidden-tenant':
+      return problemAnswer(forbiddenTenant(outcome.tenant));
+    case 'refused':
+      return refusalAnswer(outcome.refusal, outcome.operationId);
+  }
+  const r = outcome.result;
+  if (r.kind === 'acquired') {
+    return answer(201, {
+      operationId: r.operationId,
+      state: 'in_progress',
+      attempt: r.attempt,
+      fencingToken: r.fencingToken,
+      leaseExpiresAt: r.leaseExpiresAt,
+      fingerprint: r.fingerprint,
+      reason: r.reason,
+      completedSteps: r.completedSteps,
+    });
+  }
+  return answer(
+    200,
+    { operationId: r.operationId, state: r.state, replayed: true, outcome: r.outcome },
+    { [REPLAYED_HEADER]: 'true' },
+  );
+}
+
+/** One slot of a batch: as the single claim would answer, or 503 when the store failed it. */
+export function batchSlotAnswer(outcome: BatchItemOutcome): HttpAnswer {
+  return outcome.kind === 'failed' ? errorAnswer(outcome.error) : claimAnswer(outcome);
+}
+
+/** A fenced worker command: 200 `{ operationId, state, providerIdempotencyKey?, alreadyRecorded }`. */
+export function workerAnswer(operationId: string, executed: Executed<WorkerResult>): HttpAnswer {
+  if (executed.kind === 'refused') return refusalAnswer(executed.refusal, operationId);
+  const r = executed.result;
+  return answer(200, {
+    operationId,
+    state: r.state,
+    ...(r.providerIdempotencyKey ? { providerIdempotencyKey: r.providerIdempotencyKey } : {}),
+    alreadyRecorded: r.alreadyRecorded,
+  });
+}
+
+/** A resolution: 200 `{ operationId, state, resolution, actor, requestedActor? }`. */
+export function resolveAnswer(
+  operationId: string,
+  command: Omit<ResolveOperation, 'now'>,
+  executed: Executed<ResolveResult>,
+): HttpAnswer {
+  if (executed.kind === 'refused') return refusalAnswer(executed.refusal, operationId);
+  return answer(200, {
+    operationId,
+    state: executed.result.state,
+    resolution: command.resolution,
+    actor: command.actor,
+    ...(command.requestedActor !== undefined ? { requestedActor: command.requestedActor } : {}),
+  });
+}
+
+/** A command under the action's policy: 200 `{ operationId, …result, state, policyVersion }`. */
+export function policyCommandAnswer(operationId: string, outcome: PolicyCommandOutcome): HttpAnswer {
+  if (outcome.kind === 'invalid' || outcome.kind === 'payload-too-large') return rejectionAnswer(outcome);
+  if (outcome.kind === 'refused') return refusalAnswer(outcome.refusal, operationId);
+  const result = outcome.result as Record<string, unknown>;
+  return answer(200, {
+    operationId,
+    ...result,
+    state: outcome.stateAfter.status,
+    policyVersion: outcome.policyVersion,
+  });
 }
 
 /**
- * The answer an error would get from the problem filter, as data (for batch slots).
- * Unexpected errors are rethrown: a batch must not hide a bug as one slot's 500.
+ * The answer a documented error gets (a ProblemException, 503 store-unavailable / contention),
+ * as data. Unexpected errors are rethrown: a batch must not hide a bug as one slot's 500.
  */
-export function answerForError(err: unknown): HttpAnswer {
-  if (err instanceof ProblemException)
-    return { status: err.problem.status, body: err.problem, headers: err.headers };
-  if (err instanceof EventStoreUnavailableError || err instanceof ContentionError) {
-    const p = toUnavailableProblem(err);
-    return { status: p.problem.status, body: p.problem, headers: p.headers };
-  }
-  throw err;
+export function errorAnswer(err: unknown): HttpAnswer {
+  const known = problemForError(err);
+  if (!known) throw err;
+  return problemAnswer(known);
 }
 
-/** ContentionError / store outage → 503 with Retry-After (s). */
-export function toUnavailableProblem(err: EventStoreUnavailableError | ContentionError): ProblemException {
-  const retry = { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) };
-  if (err instanceof ContentionError) {
-    return new ProblemException(
-      problem('contention', 503, 'too many concurrent writers on this operation; retry shortly'),
-      retry,
-    );
-  }
-  return new ProblemException(
-    problem('store-unavailable', 503, 'the event store is unavailable; retry shortly'),
-    retry,
+/** Applies an answer's status and headers to a passthrough response and returns its body. */
+export function sendAnswer(res: Response, a: HttpAnswer): unknown {
+  res.status(a.status);
+  for (const [name, value] of Object.entries(a.headers)) res.setHeader(name, value);
+  if (a.status >= 400) res.type('application/problem+json');
+  return a.body;
+}
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}): HttpAnswer {
+  return { status, body, headers };
+}
+
+function problemAnswer(p: ProblemException): HttpAnswer {
+  return { status: p.problem.status, body: p.problem, headers: p.headers };
+}
+
+/** 400 `invalid-key` / `validation` naming the fields, or 413 `payload-too-large`. */
+function rejectionAnswer(rejection: InputRejection): HttpAnswer {
+  if (rejection.kind === 'invalid') return problemAnswer(validationProblem(rejection.issues));
+  const { payloadBytes, maxPayloadBytes } = rejection;
+  return problemAnswer(
+    new ProblemException(
+      problem('payload-too-large', 413, `payload is ${payloadBytes} bytes; the limit is ${maxPayloadBytes}`, {
+        errors: [{ field: 'payload', message: `must be at most ${maxPayloadBytes} bytes of JSON` }],
+      }),
+    ),
   );
+}
+
+/**
+ * A domain refusal as problem+json. `in-progress` carries Retry-After: the seconds left on the
+ * holder's lease, rounded up (RFC 9110 §10.2.3). Extension members: `state`, and per code
+ * `existingFingerprint`/`incomingFingerprint` or `recordedRef`/`incomingRef`.
+ */
+function refusalAnswer(refusal: Refusal, operationId: string): HttpAnswer {
+  const { code, message, retryAfterMs, ...extensions } = refusal;
+  const headers: Record<string, string> = {};
+  if (retryAfterMs !== undefined)
+    headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  const extra: Record<string, unknown> = { ...extensions };
+  if (operationId) extra.operationId = operationId;
+  if (retryAfterMs !== undefined) extra.retryAfterMs = retryAfterMs;
+  return answer(REFUSAL_STATUS[code], problem(code, REFUSAL_STATUS[code], message, extra), headers);
 }

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EventStore } from '../../event-store/event-store.port.js';
-import { EVENT_STORE } from '../../event-store/event-store.token.js';
-import { keyFromStreamName, type OperationKey } from '../../ledger/index.js';
-import { problem } from '../../common/problem.js';
-import { ProblemException } from '../../common/problem.exception.js';
-import { canAccessTenant, type Caller } from '../../auth/caller.js';
+import type { EventStore } from '../event-store/event-store.port.js';
+import { EVENT_STORE } from '../event-store/event-store.token.js';
+import { keyFromStreamName, type OperationKey } from '../ledger/index.js';
+import { problem } from '../common/problem.js';
+import { ProblemException } from '../common/problem.exception.js';
+import { canAccessTenant, type Caller } from '../auth/caller.js';
 
 /** Most operationId → key entries kept in memory (the mapping never changes, so caching is safe). */
 const CACHE_LIMIT = 10_000;

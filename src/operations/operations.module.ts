@@ -1,37 +1,49 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { BatchClaimHandler } from './claims/batch-claim.handler.js';
-import { ClaimOperationHandler } from './claims/claim-operation.handler.js';
-import { ClaimsController } from './claims/claims.controller.js';
-import { AuditWriter } from './core/audit-writer.js';
-import { OperationLocator } from './core/operation-locator.js';
-import { OperationStreams } from './core/operation-stream.js';
-import { OperatorController } from './operator/operations-read.controller.js';
-import { ResolveOperationHandler } from './operator/resolve-operation.handler.js';
-import { GetOperationHistoryHandler } from './queries/get-operation-history.handler.js';
-import { GetOperationStatusHandler } from './queries/get-operation-status.handler.js';
-import { RunWorkerCommandHandler } from './worker/run-worker-command.handler.js';
-import { WorkerController } from './worker/worker.controller.js';
-import { RunOperationCommandHandler } from './workflows/run-operation-command.handler.js';
-import { WorkflowsController } from './workflows/workflows.controller.js';
 import { PoliciesModule } from '../policies/policies.module.js';
+import { BatchClaimHandler } from './claim/batch-claim.handler.js';
+import { ClaimOperationHandler } from './claim/claim-operation.handler.js';
+import { ClaimService } from './claim/claim-service.js';
+import { ClaimsController } from './claim/claims.controller.js';
+import { AuditWriter } from './core/audit-writer.js';
+import { DecideAndAppend } from './decide-and-append.js';
+import { OperationLocator } from './operation-locator.js';
+import { PolicyCommandsController } from './policy-commands/policy-commands.controller.js';
+import { RunPolicyCommandHandler } from './policy-commands/run-policy-command.handler.js';
+import { ResolveOperationHandler } from './resolve/resolve-operation.handler.js';
+import { ResolveController } from './resolve/resolve.controller.js';
+import { GetOperationHistoryHandler } from './status-and-history/get-operation-history.handler.js';
+import { GetOperationStatusHandler } from './status-and-history/get-operation-status.handler.js';
+import { StatusAndHistoryController } from './status-and-history/status-and-history.controller.js';
+import { RunWorkerCommandHandler } from './worker-steps/run-worker-command.handler.js';
+import { WorkerStepsController } from './worker-steps/worker-steps.controller.js';
 
-/** Commands, queries and routes of operations. Needs EVENT_STORE, LEDGER_CONFIG and CLOCK. */
+/**
+ * Commands, queries and routes of operations, one slice per folder (docs/architecture.md).
+ * Needs EVENT_STORE, LEDGER_CONFIG and CLOCK.
+ */
 @Module({
   imports: [CqrsModule, PoliciesModule],
-  controllers: [ClaimsController, WorkerController, OperatorController, WorkflowsController],
+  controllers: [
+    ClaimsController,
+    WorkerStepsController,
+    ResolveController,
+    StatusAndHistoryController,
+    PolicyCommandsController,
+  ],
   providers: [
     AuditWriter,
     OperationLocator,
-    OperationStreams,
+    DecideAndAppend,
+    ClaimService,
     ClaimOperationHandler,
     BatchClaimHandler,
     RunWorkerCommandHandler,
     ResolveOperationHandler,
     GetOperationStatusHandler,
     GetOperationHistoryHandler,
-    RunOperationCommandHandler,
+    RunPolicyCommandHandler,
   ],
-  exports: [OperationStreams, OperationLocator],
+  exports: [DecideAndAppend, OperationLocator],
 })
 export class OperationsModule {}

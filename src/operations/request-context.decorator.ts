@@ -1,7 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
-import type { Caller } from '../auth/caller.js';
-import { newRequestContext, type RequestContext } from '../operations/core/event-metadata.js';
+import type { RequestWithCaller } from '../auth/request-caller.js';
+import { newRequestContext, type RequestContext } from './event-metadata.js';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -11,7 +10,7 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * authenticated caller (recorded in event metadata as `keyId`).
  */
 export const Ctx = createParamDecorator((_data: unknown, ctx: ExecutionContext): RequestContext => {
-  const req = ctx.switchToHttp().getRequest<Request & { caller?: Caller }>();
+  const req = ctx.switchToHttp().getRequest<RequestWithCaller>();
   const given = req.header('x-request-id') ?? req.header('x-correlation-id');
   const context = newRequestContext(given && SAFE_ID.test(given) ? given : undefined);
   const keyId = req.caller?.keyId;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { NO_STREAM, WrongExpectedVersionError, type EventStore } from '../event-store/event-store.port.js';
+import { CLOCK, type Clock } from '../common/clock.js';
 import { EVENT_STORE } from '../event-store/event-store.token.js';
 import { DEFAULT_POLICY, type ActionPolicy } from '../ledger/index.js';
 import { ANY_ACTION, POLICY_SET_EVENT, policyStreamName } from './policy-stream.js';
@@ -35,19 +36,24 @@ export const POLICY_CACHE_MS = 1_000;
  * Action policies as event streams (`policy-<tenant>/<action>`): every change is an
  * `ActionPolicySet` event with actor and reason, appended with the expected revision (so two
  * operators cannot overwrite each other blindly). Lookup order: the action's own policy, the
- * tenant's `*` policy, the built-in default. Lookups are cached for {@link POLICY_CACHE_MS}.
+ * tenant's `*` policy, the built-in default. Lookups are cached for {@link POLICY_CACHE_MS} on
+ * the injected server clock.
  */
 @Injectable()
 export class PolicyStore {
   private readonly cache = new Map<string, { at: number; value: PolicyVersion }>();
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   /** The policy in force for `tenant` + `action`. @throws EventStoreUnavailableError. */
   async policyFor(tenant: string, action: string): Promise<PolicyVersion> {
     const cacheKey = `${tenant}\u0000${action}`;
     const hit = this.cache.get(cacheKey);
-    if (hit && Date.now() - hit.at < POLICY_CACHE_MS) return hit.value;
+    const now = this.clock.now();
+    if (hit && now - hit.at < POLICY_CACHE_MS) return hit.value;
     const value =
       (await this.read(tenant, action, 'action')) ??
       (action === ANY_ACTION ? null : await this.read(tenant, ANY_ACTION, 'tenant-default')) ??
@@ -61,7 +67,7 @@ export class PolicyStore {
         reason: null,
         setAt: null,
       } as const);
-    this.cache.set(cacheKey, { at: Date.now(), value });
+    this.cache.set(cacheKey, { at: now, value });
     return value;
   }
 
@@ -91,7 +97,14 @@ export class PolicyStore {
     } else {
       expected = expectedVersion === 0 ? NO_STREAM : BigInt(expectedVersion - 1);
     }
-    const data = { tenant, action, policy, actor: by.actor, reason: by.reason, at: new Date().toISOString() };
+    const data = {
+      tenant,
+      action,
+      policy,
+      actor: by.actor,
+      reason: by.reason,
+      at: new Date(this.clock.now()).toISOString(),
+    };
     try {
       const r = await this.store.append(
         stream,

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { SqlExecutor } from '../event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 import { decideSweep, type OperationKey } from '../ledger/index.js';
-import { CLOCK, type Clock } from '../operations/core/clock.js';
-import { newRequestContext } from '../operations/core/event-metadata.js';
-import { OperationStreams } from '../operations/core/operation-stream.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { newRequestContext } from '../operations/event-metadata.js';
+import { DecideAndAppend } from '../operations/decide-and-append.js';
 
 /** What one sweep did. */
 export interface SweepReport {
@@ -42,7 +42,7 @@ interface ExpiredRow {
 export class LeaseSweeper {
   constructor(
     @Inject(SQL_EXECUTOR) private readonly sql: SqlExecutor,
-    private readonly streams: OperationStreams,
+    private readonly loop: DecideAndAppend,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -60,7 +60,7 @@ export class LeaseSweeper {
     let released = 0;
     for (const row of rows) {
       const key: OperationKey = { ...row, revision: Number(row.revision) };
-      const done = await this.streams.execute(
+      const done = await this.loop.run(
         key,
         (state) => decideSweep({ type: 'SweepExpiredLease', now: this.clock.now() }, state),
         ctx,

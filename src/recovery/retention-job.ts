@@ -10,9 +10,9 @@ import {
   operationStreamName,
   type OperationKey,
 } from '../ledger/index.js';
-import { CLOCK, type Clock } from '../operations/core/clock.js';
-import { newRequestContext } from '../operations/core/event-metadata.js';
-import { OperationStreams } from '../operations/core/operation-stream.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { newRequestContext } from '../operations/event-metadata.js';
+import { DecideAndAppend } from '../operations/decide-and-append.js';
 import { PolicyStore } from '../policies/policy-store.js';
 
 /** What one retention pass did. */
@@ -42,7 +42,7 @@ export class RetentionJob {
   constructor(
     @Inject(SQL_EXECUTOR) private readonly sql: SqlExecutor,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly streams: OperationStreams,
+    private readonly loop: DecideAndAppend,
     private readonly policies: PolicyStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -84,7 +84,7 @@ export class RetentionJob {
           retentionMs: policy.retentionMs,
           afterRetention: policy.afterRetention,
         } as const;
-        const done = await this.streams.execute(key, (state) => decideArchive(command, state), ctx);
+        const done = await this.loop.run(key, (state) => decideArchive(command, state), ctx);
         if (done.kind !== 'accepted' || done.events.length === 0 || done.revision === null) continue;
         archived++;
         eventsRemoved += await this.store.truncateBefore(operationStreamName(key), done.revision);

@@ -1,7 +1,7 @@
 // Every error class the handlers raise maps to its documented problem, never to a bare 500.
 import { ProblemDetailsFilter } from '../../src/common/problem-details.filter.js';
 import { EventStoreUnavailableError } from '../../src/event-store/event-store.port.js';
-import { ContentionError } from '../../src/operations/core/contention.error.js';
+import { ContentionError } from '../../src/common/contention.error.js';
 
 function render(err: unknown) {
   const sent: { status?: number; headers?: Record<string, string>; body?: string } = {};

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/operations/core/clock.js';
+import type { Clock } from '../../src/common/clock.js';
 
 /** A clock the test moves by hand, so lease expiry needs no sleeping. Epoch ms. */
 export class FakeClock implements Clock {

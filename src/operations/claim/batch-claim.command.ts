@@ -1,19 +1,13 @@
 import { Command } from '@nestjs/cqrs';
 import { ANONYMOUS_CALLER, type Caller } from '../../auth/caller.js';
-import type { RequestContext } from '../core/event-metadata.js';
-
-/** One slot of a batch answer (API.md): the single claim's status and body. */
-export interface BatchSlot {
-  readonly index: number;
-  readonly status: number;
-  readonly body: unknown;
-}
+import type { BatchItemOutcome } from '../command-results.js';
+import type { RequestContext } from '../event-metadata.js';
 
 /**
- * Claim up to 500 operations; each item is answered as POST /v1/claims would answer it for
- * `caller` (an item of another tenant gets 403 `forbidden-tenant` in its slot).
+ * Claim up to 500 operations (plain data: the items as parsed JSON); each item comes to what
+ * POST /v1/claims would come to for `caller`, in input order.
  */
-export class BatchClaimCommand extends Command<BatchSlot[]> {
+export class BatchClaimCommand extends Command<BatchItemOutcome[]> {
   constructor(
     readonly items: readonly unknown[],
     readonly ctx: RequestContext,

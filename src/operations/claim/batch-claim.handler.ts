@@ -1,44 +1,41 @@
-import { Inject } from '@nestjs/common';
-import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { LEDGER_CONFIG } from '../../config/config.token.js';
-import type { LedgerConfig } from '../../config/ledger-config.js';
-import { canonicalKey } from '../../ledger/index.js';
-import { answerForError, type HttpAnswer } from '../http/http-answer.js';
-import { BatchClaimCommand, type BatchSlot } from './batch-claim.command.js';
-import { prepareClaim, validateClaimBody, type PreparedClaim } from './claim-input.js';
-import { ClaimOperationCommand } from './claim-operation.command.js';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { problemForError } from '../../common/error-problem.js';
+import { canonicalKey, type CheckedClaim } from '../../ledger/index.js';
+import type { BatchItemOutcome } from '../command-results.js';
+import { BatchClaimCommand } from './batch-claim.command.js';
+import { claimRequestOf, validateClaimBody } from './claim-input.js';
+import { ClaimService } from './claim-service.js';
 
 /** Distinct keys claimed at once within one batch. */
 const BATCH_PARALLELISM = 16;
 
 /**
- * Answers each item of a batch exactly as a single claim: invalid items get their own 400/413,
- * valid ones are never dropped because of another. Items of one subject run one after another —
- * newest revision first, then input order for repeats of one key (the second sees the first's
- * claim) — so an amendment in a batch supersedes older revisions in the same batch whatever their
- * order; different subjects run in parallel. Answers are always in input order.
+ * Decides each item of a batch exactly as a single claim, calling {@link ClaimService} directly:
+ * invalid items get their own rejection, valid ones are never dropped because of another. Items of
+ * one subject run one after another — newest revision first, then input order for repeats of one
+ * key (the second sees the first's claim) — so an amendment in a batch supersedes older revisions
+ * in the same batch whatever their order; different subjects run in parallel. Outcomes are in
+ * input order; an item the store failed (unavailable, contention) comes back `failed`.
  */
 @CommandHandler(BatchClaimCommand)
-export class BatchClaimHandler implements ICommandHandler<BatchClaimCommand, BatchSlot[]> {
-  constructor(
-    private readonly commandBus: CommandBus,
-    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
-  ) {}
+export class BatchClaimHandler implements ICommandHandler<BatchClaimCommand, BatchItemOutcome[]> {
+  constructor(private readonly claims: ClaimService) {}
 
-  async execute({ items, ctx, caller }: BatchClaimCommand): Promise<BatchSlot[]> {
-    const answers: HttpAnswer[] = new Array(items.length);
-    const groups = new Map<string, { index: number; claim: PreparedClaim }[]>();
+  async execute({ items, ctx, caller }: BatchClaimCommand): Promise<BatchItemOutcome[]> {
+    const outcomes: BatchItemOutcome[] = new Array(items.length);
+    const groups = new Map<string, { index: number; claim: CheckedClaim }[]>();
     items.forEach((item, index) => {
-      try {
-        const claim = prepareClaim(validateClaimBody(item), this.config);
-        // One group per subject (all revisions): see the class comment.
-        const k = canonicalKey({ ...claim.key, revision: 1 });
-        const group = groups.get(k) ?? [];
-        group.push({ index, claim });
-        groups.set(k, group);
-      } catch (err) {
-        answers[index] = answerForError(err);
+      const dto = validateClaimBody(item);
+      const checked = dto.ok ? this.claims.check(claimRequestOf(dto.value)) : dto;
+      if (!checked.ok) {
+        outcomes[index] = checked.rejection;
+        return;
       }
+      // One group per subject (all revisions): see the class comment.
+      const k = canonicalKey({ ...checked.value.key, revision: 1 });
+      const group = groups.get(k) ?? [];
+      group.push({ index, claim: checked.value });
+      groups.set(k, group);
     });
     // Newest revision first (stable, so repeats of one key keep input order): an older revision in
     // the same batch then finds itself superseded, whatever order the items came in.
@@ -49,14 +46,15 @@ export class BatchClaimHandler implements ICommandHandler<BatchClaimCommand, Bat
       for (let group = queue.shift(); group; group = queue.shift()) {
         for (const { index, claim } of group) {
           try {
-            answers[index] = await this.commandBus.execute(new ClaimOperationCommand(claim, ctx, caller));
+            outcomes[index] = await this.claims.claim(claim, ctx, caller);
           } catch (err) {
-            answers[index] = answerForError(err);
+            if (!problemForError(err)) throw err; // a bug is not one slot's 500
+            outcomes[index] = { kind: 'failed', error: err };
           }
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(BATCH_PARALLELISM, queue.length) }, worker));
-    return answers.map((a, index) => ({ index, status: a.status, body: a.body }));
+    return outcomes;
   }
 }

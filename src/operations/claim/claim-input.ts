@@ -1,34 +1,18 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import type { LedgerConfig } from '../../config/ledger-config.js';
-import { problem } from '../../common/problem.js';
-import { ProblemException } from '../../common/problem.exception.js';
-import { assertStorable, flattenValidationErrors, validationProblem } from '../../common/validation.js';
-import { operationIdFor, parseOperationKey, type JsonValue, type OperationKey } from '../../ledger/index.js';
-import { ClaimRequestDto, MAX_SUPERSEDED_REVISIONS } from '../dto/claim-request.dto.js';
+import { flattenValidationErrors } from '../../common/validation.js';
+import { unstorableStrings } from '../../common/unstorable-strings.js';
+import { invalid, type Checked, type ClaimRequest, type JsonValue } from '../../ledger/index.js';
+import { ClaimRequestDto } from './claim-request.dto.js';
 
 /**
- * A validated claim. The handler completes it under the action's policy (lease default and bound,
- * fields excluded from the fingerprint, approval) and the server time.
+ * Validates one batch item (already parsed JSON) with the same DTO and rules as the body of
+ * POST /v1/claims: a JSON object, class-validator, then strings the database can store.
+ * @returns the DTO, or an `invalid` rejection naming the fields (400 `validation` / `invalid-key`).
  */
-export interface PreparedClaim {
-  readonly key: OperationKey;
-  readonly operationId: string;
-  readonly payload: JsonValue;
-  /** The lease asked for, ms; null takes the policy's default. */
-  readonly requestedLeaseMs: number | null;
-  readonly workerId: string | null;
-  /** Amendments: the older revision this claim supersedes (< key.revision), or null. */
-  readonly supersedes: number | null;
-}
-
-/**
- * Validates one claim body (already parsed JSON) with the same DTO and rules as POST /v1/claims.
- * @throws ProblemException 400 `validation` / `invalid-key`.
- */
-export function validateClaimBody(body: unknown): ClaimRequestDto {
+export function validateClaimBody(body: unknown): Checked<ClaimRequestDto> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw validationProblem([{ field: '', message: 'a claim must be a JSON object' }]);
+    return invalid({ field: '', message: 'a claim must be a JSON object' });
   }
   const dto = plainToInstance(ClaimRequestDto, body);
   const errors = validateSync(dto, {
@@ -36,52 +20,24 @@ export function validateClaimBody(body: unknown): ClaimRequestDto {
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
   });
-  if (errors.length > 0) throw validationProblem(flattenValidationErrors(errors));
-  assertStorable(body);
-  return dto;
+  if (errors.length > 0) return invalid(...flattenValidationErrors(errors));
+  const unstorable = unstorableStrings(body);
+  if (unstorable.length > 0) return invalid(...unstorable);
+  return { ok: true, value: dto };
 }
 
 /**
- * Turns a validated claim DTO into a {@link PreparedClaim}: key checked by the domain, payload
- * required and within `maxPayloadBytes` (its JSON size), operationId (UUID v5), `supersedes`
- * below the key's revision.
- * @throws ProblemException 400 `invalid-key` / `validation`, 413 `payload-too-large`.
+ * The claim request of a validated body, as plain data for the domain's checks. The payload's
+ * size is measured here, once: the UTF-8 bytes of its JSON text.
  */
-export function prepareClaim(dto: ClaimRequestDto, config: LedgerConfig): PreparedClaim {
-  const parsed = parseOperationKey(dto.key);
-  if (!parsed.ok) throw validationProblem(parsed.issues);
-  if (dto.payload === undefined) {
-    throw validationProblem([{ field: 'payload', message: 'payload is required (any JSON value)' }]);
-  }
-  const payload = dto.payload as JsonValue;
-  const size = Buffer.byteLength(JSON.stringify(payload), 'utf8');
-  if (size > config.maxPayloadBytes) {
-    throw new ProblemException(
-      problem('payload-too-large', 413, `payload is ${size} bytes; the limit is ${config.maxPayloadBytes}`, {
-        errors: [{ field: 'payload', message: `must be at most ${config.maxPayloadBytes} bytes of JSON` }],
-      }),
-    );
-  }
-  const supersedes = dto.supersedes ?? null;
-  if (supersedes !== null && supersedes >= parsed.value.revision) {
-    throw validationProblem([
-      { field: 'supersedes', message: `must be a revision below key.revision (${parsed.value.revision})` },
-    ]);
-  }
-  if (supersedes !== null && parsed.value.revision - 1 > MAX_SUPERSEDED_REVISIONS) {
-    throw validationProblem([
-      {
-        field: 'supersedes',
-        message: `an amendment may supersede at most ${MAX_SUPERSEDED_REVISIONS} older revisions`,
-      },
-    ]);
-  }
+export function claimRequestOf(dto: ClaimRequestDto): ClaimRequest {
+  const payload = dto.payload as JsonValue | undefined;
   return {
-    key: parsed.value,
-    operationId: operationIdFor(parsed.value),
+    key: dto.key,
     payload,
-    requestedLeaseMs: dto.leaseMs ?? null,
+    payloadBytes: payload === undefined ? 0 : Buffer.byteLength(JSON.stringify(payload), 'utf8'),
+    leaseMs: dto.leaseMs ?? null,
     workerId: dto.workerId ?? null,
-    supersedes,
+    supersedes: dto.supersedes ?? null,
   };
 }

@@ -1,17 +1,17 @@
 import { Command } from '@nestjs/cqrs';
 import { ANONYMOUS_CALLER, type Caller } from '../../auth/caller.js';
-import type { RequestContext } from '../core/event-metadata.js';
-import type { HttpAnswer } from '../http/http-answer.js';
-import type { PreparedClaim } from './claim-input.js';
+import type { ClaimRequest } from '../../ledger/index.js';
+import type { ClaimOutcome } from '../command-results.js';
+import type { RequestContext } from '../event-metadata.js';
 
 /**
- * Claim one operation; answers as POST /v1/claims would. `caller` is the API key's holder; a key
- * of another tenant than the claim's is refused 403 `forbidden-tenant`. The default (every
- * tenant) is for in-process callers that did not come through HTTP.
+ * Claim one operation (plain data). `caller` is the API key's holder; a key of another tenant
+ * than the claim's comes back `forbidden-tenant`. The default (every tenant) is for in-process
+ * callers that did not come through HTTP.
  */
-export class ClaimOperationCommand extends Command<HttpAnswer> {
+export class ClaimOperationCommand extends Command<ClaimOutcome> {
   constructor(
-    readonly claim: PreparedClaim,
+    readonly request: ClaimRequest,
     readonly ctx: RequestContext,
     readonly caller: Caller = ANONYMOUS_CALLER,
   ) {

@@ -12,13 +12,15 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { DEFAULT_LEASE_MS, MAX_LEASE_MS, MIN_LEASE_MS } from '../../ledger/index.js';
-
-/** Most older revisions one amendment marks superseded (revision − 1 of them, from 1). */
-export const MAX_SUPERSEDED_REVISIONS = 1000;
+import {
+  DEFAULT_LEASE_MS,
+  MAX_LEASE_MS,
+  MAX_SUPERSEDED_REVISIONS,
+  MIN_LEASE_MS,
+} from '../../ledger/index.js';
 import { OperationKeyDto } from './operation-key.dto.js';
 
-/** Body of POST /v1/claims (API.md). */
+/** Body of POST /v1/claims (docs/api.md). */
 export class ClaimRequestDto {
   @ApiProperty({ type: OperationKeyDto })
   @IsDefined()

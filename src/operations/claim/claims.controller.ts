@@ -1,33 +1,28 @@
-import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
-import { LEDGER_CONFIG } from '../../config/config.token.js';
-import type { LedgerConfig } from '../../config/ledger-config.js';
-import { Ctx } from '../../common/request-context.decorator.js';
-import type { RequestContext } from '../core/event-metadata.js';
-import { BatchClaimRequestDto } from '../dto/batch-claim-request.dto.js';
-import { ClaimRequestDto } from '../dto/claim-request.dto.js';
-import { sendAnswer } from '../http/send-answer.js';
+import type { RequestContext } from '../event-metadata.js';
+import { batchSlotAnswer, claimAnswer, sendAnswer } from '../http-answers.js';
+import { Ctx } from '../request-context.decorator.js';
+import { BatchClaimRequestDto } from './batch-claim-request.dto.js';
 import { BatchClaimCommand } from './batch-claim.command.js';
-import { prepareClaim } from './claim-input.js';
+import { claimRequestOf } from './claim-input.js';
 import { ClaimOperationCommand } from './claim-operation.command.js';
+import { ClaimRequestDto } from './claim-request.dto.js';
 
 /**
- * POST /v1/claims and /v1/claims/batch (API.md "Worker routes"); role `worker`. The claim's
+ * POST /v1/claims and /v1/claims/batch (docs/api.md, worker routes); role `worker`. The claim's
  * `key.tenant` must be the key's tenant (403 `forbidden-tenant`; in a batch, in that slot).
  */
 @ApiTags('claims')
 @Controller('v1/claims')
 @RequireRole('worker')
 export class ClaimsController {
-  constructor(
-    private readonly commandBus: CommandBus,
-    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
-  ) {}
+  constructor(private readonly commandBus: CommandBus) {}
 
   @Post()
   @ApiOperation({ summary: 'Claim an operation by its business key before doing its effect' })
@@ -47,8 +42,8 @@ export class ClaimsController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    const claim = prepareClaim(body, this.config);
-    return sendAnswer(res, await this.commandBus.execute(new ClaimOperationCommand(claim, ctx, caller)));
+    const command = new ClaimOperationCommand(claimRequestOf(body), ctx, caller);
+    return sendAnswer(res, claimAnswer(await this.commandBus.execute(command)));
   }
 
   @Post('batch')
@@ -60,7 +55,11 @@ export class ClaimsController {
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
   ): Promise<unknown> {
-    const results = await this.commandBus.execute(new BatchClaimCommand(body.claims, ctx, caller));
+    const outcomes = await this.commandBus.execute(new BatchClaimCommand(body.claims, ctx, caller));
+    const results = outcomes.map((outcome, index) => {
+      const a = batchSlotAnswer(outcome);
+      return { index, status: a.status, body: a.body };
+    });
     return { results };
   }
 }

@@ -5,49 +5,39 @@ import type { Response } from 'express';
 import type { Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
-import { Ctx } from '../../common/request-context.decorator.js';
 import { validationProblem } from '../../common/validation.js';
-import type { JsonValue, LedgerCommand } from '../../ledger/index.js';
-import type { RequestContext } from '../core/event-metadata.js';
-import { sendAnswer } from '../http/send-answer.js';
-import { RunOperationCommand, type CommandBuilder } from './run-operation-command.command.js';
+import type { JsonValue, PolicyCommandRequest } from '../../ledger/index.js';
+import type { RequestContext } from '../event-metadata.js';
+import { policyCommandAnswer, sendAnswer } from '../http-answers.js';
+import { operationIdPipe } from '../operation-id.pipe.js';
+import { Ctx } from '../request-context.decorator.js';
 import {
   AcknowledgeRequestDto,
   EvidenceRequestDto,
   OperatorActionRequestDto,
   RenewLeaseRequestDto,
-} from './workflow-requests.dto.js';
-import { operationIdPipe } from '../http/operation-id.pipe.js';
+} from './policy-command-requests.dto.js';
+import { RunPolicyCommand } from './run-policy-command.command.js';
 
 /**
- * Recovery and operator workflows on one operation (issue "Recovery and operator workflows").
- * Operator actions record the actor from the API key and a required reason in the stream.
+ * Commands on one operation decided under its action's policy (README "Recovery and operator
+ * workflows"): operator actions, recovery evidence, lease renewal. Operator actions record the
+ * actor from the API key and a required reason in the stream.
  */
 @ApiTags('workflows')
 @Controller('v1/operations/:operationId')
-export class WorkflowsController {
+export class PolicyCommandsController {
   constructor(private readonly commandBus: CommandBus) {}
 
-  private async run(res: Response, id: string, build: CommandBuilder, caller: Caller, ctx: RequestContext) {
-    return sendAnswer(res, await this.commandBus.execute(new RunOperationCommand(id, build, caller, ctx)));
-  }
-
-  private operatorAction(type: string, extra: (policyReplay: boolean) => object = () => ({})) {
-    return (res: Response, id: string, body: OperatorActionRequestDto, caller: Caller, ctx: RequestContext) =>
-      this.run(
-        res,
-        id,
-        (policy, now) =>
-          ({
-            type,
-            now,
-            actor: caller.name,
-            reason: body.reason,
-            ...extra(policy.replayAllowed),
-          }) as LedgerCommand,
-        caller,
-        ctx,
-      );
+  private async run(
+    res: Response,
+    id: string,
+    request: PolicyCommandRequest,
+    caller: Caller,
+    ctx: RequestContext,
+  ) {
+    const outcome = await this.commandBus.execute(new RunPolicyCommand(id, request, caller, ctx));
+    return sendAnswer(res, policyCommandAnswer(id, outcome));
   }
 
   @Post('approve')
@@ -62,7 +52,8 @@ export class WorkflowsController {
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.operatorAction('ApproveOperation')(res, id, body, caller, ctx);
+    const request = { type: 'ApproveOperation', actor: caller.name, reason: body.reason } as const;
+    return this.run(res, id, request, caller, ctx);
   }
 
   @Post('reject')
@@ -77,7 +68,8 @@ export class WorkflowsController {
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.operatorAction('RejectOperation')(res, id, body, caller, ctx);
+    const request = { type: 'RejectOperation', actor: caller.name, reason: body.reason } as const;
+    return this.run(res, id, request, caller, ctx);
   }
 
   @Post('replay')
@@ -92,13 +84,8 @@ export class WorkflowsController {
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.operatorAction('ReplayOperation', (replayAllowed) => ({ replayAllowed }))(
-      res,
-      id,
-      body,
-      caller,
-      ctx,
-    );
+    const request = { type: 'ReplayOperation', actor: caller.name, reason: body.reason } as const;
+    return this.run(res, id, request, caller, ctx);
   }
 
   @Post('duplicate-effects/acknowledge')
@@ -113,13 +100,13 @@ export class WorkflowsController {
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.operatorAction('AcknowledgeDuplicateEffect', () => ({ refs: body.refs ?? null }))(
-      res,
-      id,
-      body,
-      caller,
-      ctx,
-    );
+    const request = {
+      type: 'AcknowledgeDuplicateEffect',
+      actor: caller.name,
+      reason: body.reason,
+      refs: body.refs ?? null,
+    } as const;
+    return this.run(res, id, request, caller, ctx);
   }
 
   @Post('evidence')
@@ -145,22 +132,15 @@ export class WorkflowsController {
         { field: 'destinationRef', message: 'destinationRef is required when verdict is found' },
       ]);
     }
-    return this.run(
-      res,
-      id,
-      (policy, now) => ({
-        type: 'SubmitEvidence',
-        now,
-        verdict: body.verdict,
-        destinationRef: body.destinationRef ?? null,
-        checkedFields: checked as Record<string, JsonValue>,
-        actor: caller.name,
-        note: body.note ?? null,
-        recoveryMode: policy.recoveryMode,
-      }),
-      caller,
-      ctx,
-    );
+    const request = {
+      type: 'SubmitEvidence',
+      verdict: body.verdict,
+      destinationRef: body.destinationRef ?? null,
+      checkedFields: checked as Record<string, JsonValue>,
+      actor: caller.name,
+      note: body.note ?? null,
+    } as const;
+    return this.run(res, id, request, caller, ctx);
   }
 
   @Post('lease/renew')
@@ -175,19 +155,7 @@ export class WorkflowsController {
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.run(
-      res,
-      id,
-      (policy, now) => {
-        if (body.leaseMs > policy.maxLeaseMs) {
-          throw validationProblem([
-            { field: 'leaseMs', message: `must be at most ${policy.maxLeaseMs} ms (the action's policy)` },
-          ]);
-        }
-        return { type: 'RenewLease', now, fencingToken: body.fencingToken, leaseMs: body.leaseMs };
-      },
-      caller,
-      ctx,
-    );
+    const request = { type: 'RenewLease', fencingToken: body.fencingToken, leaseMs: body.leaseMs } as const;
+    return this.run(res, id, request, caller, ctx);
   }
 }

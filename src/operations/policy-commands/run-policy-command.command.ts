@@ -1,20 +1,18 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../auth/caller.js';
-import type { ActionPolicy, LedgerCommand } from '../../ledger/index.js';
-import type { RequestContext } from '../core/event-metadata.js';
-import type { HttpAnswer } from '../http/http-answer.js';
-
-/** Builds the domain command once the operation's policy and the server time are known. */
-export type CommandBuilder = (policy: ActionPolicy, now: number) => LedgerCommand;
+import type { PolicyCommandRequest } from '../../ledger/index.js';
+import type { PolicyCommandOutcome } from '../command-results.js';
+import type { RequestContext } from '../event-metadata.js';
 
 /**
- * A command on one operation addressed by id — operator actions, recovery evidence, lease
- * renewal — decided under the action's policy; answered 200 with the state it led to.
+ * A command on one operation addressed by id whose full form depends on the action's policy —
+ * operator actions, recovery evidence, lease renewal — as plain data (the domain completes it
+ * with `commandUnderPolicy`); comes to the decision and the policy version applied.
  */
-export class RunOperationCommand extends Command<HttpAnswer> {
+export class RunPolicyCommand extends Command<PolicyCommandOutcome> {
   constructor(
     readonly operationId: string,
-    readonly build: CommandBuilder,
+    readonly request: PolicyCommandRequest,
     readonly caller: Caller,
     readonly ctx: RequestContext,
   ) {

@@ -1,38 +1,34 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { decide } from '../../ledger/index.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { commandUnderPolicy, decide } from '../../ledger/index.js';
 import { PolicyStore } from '../../policies/policy-store.js';
-import { CLOCK, type Clock } from '../core/clock.js';
-import { OperationLocator } from '../core/operation-locator.js';
-import { OperationStreams } from '../core/operation-stream.js';
-import { answer, type HttpAnswer } from '../http/http-answer.js';
-import { refusalProblem } from '../http/refusal-problem.js';
-import { RunOperationCommand } from './run-operation-command.command.js';
+import type { PolicyCommandOutcome } from '../command-results.js';
+import { DecideAndAppend } from '../decide-and-append.js';
+import { OperationLocator } from '../operation-locator.js';
+import { RunPolicyCommand } from './run-policy-command.command.js';
 
 /**
- * Locates the operation (another tenant's answers 404 like an unknown id), reads its action's
- * policy, and runs the decider loop (load → fold → decide → append with the revision read).
- * Refusals become problem+json; accepted commands answer `{ operationId, state, … }`.
+ * Locates the operation (another tenant's is answered 404 like an unknown id), loads its action's
+ * policy, lets the domain build the command under it (a renewal above `maxLeaseMs` comes back
+ * rejected) and runs the decide-and-append loop at the server time (read once).
+ * @throws ProblemException 404 `not-found`; EventStoreUnavailableError; ContentionError.
  */
-@CommandHandler(RunOperationCommand)
-export class RunOperationCommandHandler implements ICommandHandler<RunOperationCommand, HttpAnswer> {
+@CommandHandler(RunPolicyCommand)
+export class RunPolicyCommandHandler implements ICommandHandler<RunPolicyCommand, PolicyCommandOutcome> {
   constructor(
     private readonly locator: OperationLocator,
-    private readonly streams: OperationStreams,
+    private readonly loop: DecideAndAppend,
     private readonly policies: PolicyStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ operationId, build, caller, ctx }: RunOperationCommand): Promise<HttpAnswer> {
+  async execute({ operationId, request, caller, ctx }: RunPolicyCommand): Promise<PolicyCommandOutcome> {
     const key = await this.locator.keyOf(operationId, caller);
     const { policy, version } = await this.policies.policyFor(key.tenant, key.action);
-    const decision = await this.streams.execute(
-      key,
-      (state) => decide(build(policy, this.clock.now()), state),
-      ctx,
-    );
-    if (decision.kind === 'refused') throw refusalProblem(decision.refusal, operationId);
-    const result = decision.result as Record<string, unknown>;
-    return answer(200, { operationId, ...result, state: decision.stateAfter.status, policyVersion: version });
+    const command = commandUnderPolicy(request, policy, this.clock.now());
+    if (!command.ok) return command.rejection;
+    const executed = await this.loop.run(key, (state) => decide(command.value, state), ctx);
+    return { ...executed, policyVersion: version };
   }
 }

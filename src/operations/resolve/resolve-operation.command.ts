@@ -1,21 +1,21 @@
 import { Command } from '@nestjs/cqrs';
 import { ANONYMOUS_CALLER, type Caller } from '../../auth/caller.js';
-import type { ResolveOperation } from '../../ledger/index.js';
-import type { RequestContext } from '../core/event-metadata.js';
-import type { HttpAnswer } from '../http/http-answer.js';
+import type { ResolveOperation, ResolveResult } from '../../ledger/index.js';
+import type { Executed } from '../decide-and-append.js';
+import type { RequestContext } from '../event-metadata.js';
 
 /**
- * An operator resolves an Unknown operation (confirmed / not_found / abandoned). `input.actor` is
- * the key holder; `requestedActor` the body's differing `actor`, recorded alongside. An operation
- * of a tenant `caller` may not see answers 404 (default caller: every tenant, in-process use).
+ * An operator resolves an Unknown operation (confirmed / not_found / abandoned), as plain data.
+ * `input.actor` is the key holder; `input.requestedActor` the body's differing `actor`, recorded
+ * alongside. An operation of a tenant `caller` may not see is answered 404 (default caller: every
+ * tenant, for in-process use).
  */
-export class ResolveOperationCommand extends Command<HttpAnswer> {
+export class ResolveOperationCommand extends Command<Executed<ResolveResult>> {
   constructor(
     readonly operationId: string,
     readonly input: Omit<ResolveOperation, 'now'>,
     readonly ctx: RequestContext,
     readonly caller: Caller = ANONYMOUS_CALLER,
-    readonly requestedActor?: string,
   ) {
     super();
   }

@@ -1,22 +1,25 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { decideResolve, type Decision, type ResolveResult } from '../../ledger/index.js';
-import { CLOCK, type Clock } from '../core/clock.js';
-import { OperationLocator } from '../core/operation-locator.js';
-import { OperationStreams } from '../core/operation-stream.js';
-import { answer, type HttpAnswer } from '../http/http-answer.js';
-import { refusalProblem } from '../http/refusal-problem.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { decideResolve, type ResolveResult } from '../../ledger/index.js';
+import { DecideAndAppend, type Executed } from '../decide-and-append.js';
+import { OperationLocator } from '../operation-locator.js';
 import { ResolveOperationCommand } from './resolve-operation.command.js';
 
 /**
- * Appends `OperationResolved` (actor, reason, evidence; `requestedActor` when the body named a
- * different actor than the key's holder) when the operation is Unknown; else 409.
+ * Locates the operation and runs `decideResolve` in the decide-and-append loop at the server time
+ * (read once): `OperationResolved` (actor, reason, evidence, a differing `requestedActor`) when
+ * the operation is Unknown, else the refusal.
+ * @throws ProblemException 404 `not-found`; EventStoreUnavailableError; ContentionError.
  */
 @CommandHandler(ResolveOperationCommand)
-export class ResolveOperationHandler implements ICommandHandler<ResolveOperationCommand, HttpAnswer> {
+export class ResolveOperationHandler implements ICommandHandler<
+  ResolveOperationCommand,
+  Executed<ResolveResult>
+> {
   constructor(
     private readonly locator: OperationLocator,
-    private readonly streams: OperationStreams,
+    private readonly loop: DecideAndAppend,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -25,34 +28,9 @@ export class ResolveOperationHandler implements ICommandHandler<ResolveOperation
     input,
     ctx,
     caller,
-    requestedActor,
-  }: ResolveOperationCommand): Promise<HttpAnswer> {
+  }: ResolveOperationCommand): Promise<Executed<ResolveResult>> {
     const key = await this.locator.keyOf(operationId, caller);
-    const decision = await this.streams.execute(
-      key,
-      (state) =>
-        withRequestedActor(decideResolve({ ...input, now: this.clock.now() }, state), requestedActor),
-      ctx,
-    );
-    if (decision.kind === 'refused') throw refusalProblem(decision.refusal, operationId);
-    return answer(200, {
-      operationId,
-      state: decision.result.state,
-      resolution: input.resolution,
-      actor: input.actor,
-      ...(requestedActor !== undefined ? { requestedActor } : {}),
-    });
+    const command = { ...input, now: this.clock.now() };
+    return this.loop.run(key, (state) => decideResolve(command, state), ctx);
   }
-}
-
-/** Adds `requestedActor` to the data of the decision's OperationResolved event, if given. */
-function withRequestedActor(
-  decision: Decision<ResolveResult>,
-  requestedActor?: string,
-): Decision<ResolveResult> {
-  if (requestedActor === undefined) return decision;
-  const events = decision.events.map((e) =>
-    e.type === 'OperationResolved' ? ({ ...e, data: { ...e.data, requestedActor } } as typeof e) : e,
-  );
-  return { ...decision, events };
 }

@@ -1,32 +1,27 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
-import { Ctx } from '../../common/request-context.decorator.js';
-import { validationProblem } from '../../common/validation.js';
-import type { RequestContext } from '../core/event-metadata.js';
-import { ResolveRequestDto } from '../dto/resolve-request.dto.js';
-import { GetOperationHistoryQuery } from '../queries/get-operation-history.query.js';
-import { GetOperationStatusQuery } from '../queries/get-operation-status.query.js';
+import type { RequestContext } from '../event-metadata.js';
+import { resolveAnswer, sendAnswer } from '../http-answers.js';
+import { operationIdPipe } from '../operation-id.pipe.js';
+import { Ctx } from '../request-context.decorator.js';
 import { resolveActor } from './resolve-actor.js';
 import { ResolveOperationCommand } from './resolve-operation.command.js';
-import { operationIdPipe } from '../http/operation-id.pipe.js';
+import { ResolveRequestDto } from './resolve-request.dto.js';
 
 /**
- * Operator and auditor routes (API.md): resolve (role `operator`; the actor is the key's holder),
- * status and history (roles `auditor`, `operator` or `worker`: auditors read, operators decide
- * from them, workers check their own operations during recovery). Operations of another tenant
- * answer 404 `not-found`, exactly like unknown ids.
+ * POST /v1/operations/{id}/resolve (docs/api.md, operator routes): role `operator`; the actor
+ * recorded is the key's holder. An operation of another tenant is answered 404 `not-found`,
+ * exactly like an unknown id.
  */
 @ApiTags('operator')
 @Controller('v1/operations/:operationId')
-export class OperatorController {
-  constructor(
-    private readonly commandBus: CommandBus,
-    private readonly queryBus: QueryBus,
-  ) {}
+export class ResolveController {
+  constructor(private readonly commandBus: CommandBus) {}
 
   @Post('resolve')
   @HttpCode(200)
@@ -38,77 +33,16 @@ export class OperatorController {
     @Body() body: ResolveRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
+    @Res({ passthrough: true }) res: Response,
   ) {
-    const { actor, requestedActor } = resolveActor(caller, body.actor);
     const input = {
       type: 'ResolveOperation',
       resolution: body.resolution,
       destinationRef: body.destinationRef ?? null,
       reason: body.reason,
-      actor,
+      ...resolveActor(caller, body.actor),
     } as const;
-    const a = await this.commandBus.execute(
-      new ResolveOperationCommand(id, input, ctx, caller, requestedActor),
-    );
-    return a.body;
+    const executed = await this.commandBus.execute(new ResolveOperationCommand(id, input, ctx, caller));
+    return sendAnswer(res, resolveAnswer(id, input, executed));
   }
-
-  @Get()
-  @ApiOperation({ summary: 'Status of one operation, folded from its stream' })
-  @ApiResponse({ status: 404, description: 'not-found' })
-  @RequireRole('auditor', 'operator', 'worker')
-  @ApiQuery({
-    name: 'asOf',
-    required: false,
-    description: 'Time travel: the state as of this ISO 8601 time (store clock)',
-  })
-  @ApiQuery({
-    name: 'atRevision',
-    required: false,
-    description: 'Time travel: the state as of this stream revision (0-based)',
-  })
-  status(
-    @Param('operationId', operationIdPipe) id: string,
-    @CurrentCaller() caller: Caller,
-    @Query('asOf') asOf?: string,
-    @Query('atRevision') atRevision?: string,
-  ) {
-    return this.queryBus.execute(new GetOperationStatusQuery(id, caller, parseAsOf(asOf, atRevision)));
-  }
-
-  @Get('history')
-  @ApiOperation({ summary: 'Every event of the operation, in commit order' })
-  @ApiResponse({ status: 404, description: 'not-found' })
-  @RequireRole('auditor', 'operator', 'worker')
-  history(@Param('operationId', operationIdPipe) id: string, @CurrentCaller() caller: Caller) {
-    return this.queryBus.execute(new GetOperationHistoryQuery(id, caller));
-  }
-}
-
-/**
- * Validates the time-travel query: `asOf` an ISO 8601 time with a zone, `atRevision` an integer
- * >= 0. @throws ProblemException 400 naming the parameter.
- */
-function parseAsOf(asOf?: string, atRevision?: string): { revision?: bigint; time?: Date } {
-  const out: { revision?: bigint; time?: Date } = {};
-  if (atRevision !== undefined) {
-    if (!/^(0|[1-9][0-9]{0,17})$/.test(atRevision)) {
-      throw validationProblem([{ field: 'atRevision', message: 'atRevision must be an integer >= 0' }]);
-    }
-    out.revision = BigInt(atRevision);
-  }
-  if (asOf !== undefined) {
-    const time = new Date(asOf);
-    if (
-      !/^\d{4}-\d{2}-\d{2}T/.test(asOf) ||
-      !/(Z|[+-]\d{2}:\d{2})$/.test(asOf) ||
-      Number.isNaN(time.getTime())
-    ) {
-      throw validationProblem([
-        { field: 'asOf', message: 'asOf must be an ISO 8601 time with a zone, e.g. 2026-11-29T12:00:00Z' },
-      ]);
-    }
-    out.time = time;
-  }
-  return out;
 }

@@ -3,11 +3,11 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { EventStore, RecordedEvent } from '../../event-store/event-store.port.js';
 import { EVENT_STORE } from '../../event-store/event-store.token.js';
 import { auditStreamName, operationStreamName } from '../../ledger/index.js';
-import { OperationLocator } from '../core/operation-locator.js';
+import { OperationLocator } from '../operation-locator.js';
 import { GetOperationHistoryQuery } from './get-operation-history.query.js';
 
 /**
- * The audit trail of one operation (API.md): its decision stream and its companion audit stream,
+ * The audit trail of one operation (docs/api.md): its decision stream and its companion audit stream,
  * merged in global (commit) order, each event with both positions, the store's timestamp, data
  * and metadata (correlation/causation ids).
  */

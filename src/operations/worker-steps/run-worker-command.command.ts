@@ -1,8 +1,8 @@
 import { Command } from '@nestjs/cqrs';
 import { ANONYMOUS_CALLER, type Caller } from '../../auth/caller.js';
-import type { WorkerCommand } from '../../ledger/index.js';
-import type { RequestContext } from '../core/event-metadata.js';
-import type { HttpAnswer } from '../http/http-answer.js';
+import type { WorkerCommand, WorkerResult } from '../../ledger/index.js';
+import type { Executed } from '../decide-and-append.js';
+import type { RequestContext } from '../event-metadata.js';
 
 /** A worker command without the server time (the handler adds it). */
 export type WorkerCommandInput = WorkerCommand extends infer C
@@ -13,10 +13,11 @@ export type WorkerCommandInput = WorkerCommand extends infer C
 
 /**
  * A fenced follow-up of a claim — step start/complete, confirm, fail, release, report unknown —
- * addressed by operationId; answers as its route would. An operation of a tenant `caller` may
- * not see answers 404 like an unknown id (default caller: every tenant, for in-process callers).
+ * addressed by operationId (plain data); comes to the decision taken. An operation of a tenant
+ * `caller` may not see is answered 404 like an unknown id (default caller: every tenant, for
+ * in-process callers).
  */
-export class RunWorkerCommand extends Command<HttpAnswer> {
+export class RunWorkerCommand extends Command<Executed<WorkerResult>> {
   constructor(
     readonly operationId: string,
     readonly input: WorkerCommandInput,

@@ -5,18 +5,18 @@ import type { Response } from 'express';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
-import { Ctx } from '../../common/request-context.decorator.js';
 import { validationProblem } from '../../common/validation.js';
 import { stepNameIssue, type JsonValue } from '../../ledger/index.js';
-import type { RequestContext } from '../core/event-metadata.js';
-import { ConfirmRequestDto } from '../dto/confirm-request.dto.js';
-import { FailRequestDto } from '../dto/fail-request.dto.js';
-import { ReleaseRequestDto } from '../dto/release-request.dto.js';
-import { CompleteStepRequestDto, StartStepRequestDto } from '../dto/step-requests.dto.js';
-import { UnknownRequestDto } from '../dto/unknown-request.dto.js';
-import { sendAnswer } from '../http/send-answer.js';
-import { RunWorkerCommand, type WorkerCommandInput } from './worker-command.command.js';
-import { operationIdPipe } from '../http/operation-id.pipe.js';
+import type { RequestContext } from '../event-metadata.js';
+import { sendAnswer, workerAnswer } from '../http-answers.js';
+import { operationIdPipe } from '../operation-id.pipe.js';
+import { Ctx } from '../request-context.decorator.js';
+import { ConfirmRequestDto } from './confirm-request.dto.js';
+import { FailRequestDto } from './fail-request.dto.js';
+import { ReleaseRequestDto } from './release-request.dto.js';
+import { RunWorkerCommand, type WorkerCommandInput } from './run-worker-command.command.js';
+import { CompleteStepRequestDto, StartStepRequestDto } from './step-requests.dto.js';
+import { UnknownRequestDto } from './unknown-request.dto.js';
 
 function stepName(step: string): string {
   const issue = stepNameIssue(step);
@@ -25,13 +25,13 @@ function stepName(step: string): string {
 }
 
 /**
- * Fenced follow-ups of a claim (API.md "Worker routes"); role `worker`. Each answers 200 or a
+ * Fenced follow-ups of a claim (docs/api.md, worker routes); role `worker`. Each answers 200 or a
  * problem; an operation of another tenant answers 404 `not-found`, exactly like an unknown id.
  */
 @ApiTags('worker')
 @Controller('v1/operations/:operationId')
 @RequireRole('worker')
-export class WorkerController {
+export class WorkerStepsController {
   constructor(private readonly commandBus: CommandBus) {}
 
   private async run(
@@ -41,7 +41,8 @@ export class WorkerController {
     ctx: RequestContext,
     caller: Caller,
   ) {
-    return sendAnswer(res, await this.commandBus.execute(new RunWorkerCommand(id, input, ctx, caller)));
+    const executed = await this.commandBus.execute(new RunWorkerCommand(id, input, ctx, caller));
+    return sendAnswer(res, workerAnswer(id, executed));
   }
 
   @Post('steps/:step/start')

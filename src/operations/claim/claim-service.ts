@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { canAccessTenant, type Caller } from '../../auth/caller.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { LEDGER_CONFIG } from '../../config/config.token.js';
+import type { LedgerConfig } from '../../config/ledger-config.js';
+import {
+  checkClaimRequest,
+  claimUnderPolicy,
+  decideClaim,
+  type CheckedClaim,
+  type Checked,
+  type ClaimRequest,
+} from '../../ledger/index.js';
+import { PolicyStore } from '../../policies/policy-store.js';
+import type { ClaimOutcome } from '../command-results.js';
+import { DecideAndAppend } from '../decide-and-append.js';
+import type { RequestContext } from '../event-metadata.js';
+import { supersedeOlderRevisions } from './supersede-older-revisions.js';
+
+/**
+ * Claims an operation: load the action's policy, decide, append. The decision is the domain's
+ * ({@link checkClaimRequest}, {@link claimUnderPolicy}, `decideClaim`); this class only loads
+ * and appends. Decided against the empty stream (or the held copy) and appended with `no_stream`,
+ * so a new key costs one round trip; on WrongExpectedVersion it is re-decided on the stream the
+ * store returned (duplicate, conflict, in progress, reclaim) — see {@link DecideAndAppend}.
+ */
+@Injectable()
+export class ClaimService {
+  constructor(
+    private readonly loop: DecideAndAppend,
+    private readonly policies: PolicyStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+  ) {}
+
+  /** The domain's checks of a claim before its policy is known (key, payload size, supersedes). */
+  check(request: ClaimRequest): Checked<CheckedClaim> {
+    return checkClaimRequest(request, { maxPayloadBytes: this.config.maxPayloadBytes });
+  }
+
+  /**
+   * Claims `claim` for `caller`: a key naming a tenant the caller's key is not bound to comes back
+   * `forbidden-tenant` before anything is read or written. A claim naming `supersedes` first marks
+   * the older revisions superseded. The clock is read once.
+   * @throws EventStoreUnavailableError; ContentionError (too many concurrent writers).
+   */
+  async claim(claim: CheckedClaim, ctx: RequestContext, caller: Caller): Promise<ClaimOutcome> {
+    if (!canAccessTenant(caller, claim.key.tenant))
+      return { kind: 'forbidden-tenant', tenant: claim.key.tenant };
+    const now = this.clock.now();
+    const { policy, version } = await this.policies.policyFor(claim.key.tenant, claim.key.action);
+    const command = claimUnderPolicy(claim, policy, version, now);
+    if (!command.ok) return command.rejection;
+    if (claim.supersedes !== null) await supersedeOlderRevisions(this.loop, claim.key, ctx, now);
+    const executed = await this.loop.run(claim.key, (state) => decideClaim(command.value, state), ctx, {
+      assumeNew: true,
+    });
+    return { ...executed, operationId: claim.operationId };
+  }
+}

@@ -1,0 +1,80 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { type Caller } from '../../auth/caller.js';
+import { CurrentCaller } from '../../auth/current-caller.decorator.js';
+import { RequireRole } from '../../auth/require-role.decorator.js';
+import { validationProblem } from '../../common/validation.js';
+import { operationIdPipe } from '../operation-id.pipe.js';
+import { GetOperationHistoryQuery } from './get-operation-history.query.js';
+import { GetOperationStatusQuery } from './get-operation-status.query.js';
+
+/**
+ * Status and history of one operation (docs/api.md): roles `auditor`, `operator` or `worker`
+ * (auditors read, operators decide from them, workers check their own operations during
+ * recovery). Operations of another tenant answer 404 `not-found`, exactly like unknown ids.
+ */
+@ApiTags('operator')
+@Controller('v1/operations/:operationId')
+export class StatusAndHistoryController {
+  constructor(private readonly queryBus: QueryBus) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Status of one operation, folded from its stream' })
+  @ApiResponse({ status: 404, description: 'not-found' })
+  @RequireRole('auditor', 'operator', 'worker')
+  @ApiQuery({
+    name: 'asOf',
+    required: false,
+    description: 'Time travel: the state as of this ISO 8601 time (store clock)',
+  })
+  @ApiQuery({
+    name: 'atRevision',
+    required: false,
+    description: 'Time travel: the state as of this stream revision (0-based)',
+  })
+  status(
+    @Param('operationId', operationIdPipe) id: string,
+    @CurrentCaller() caller: Caller,
+    @Query('asOf') asOf?: string,
+    @Query('atRevision') atRevision?: string,
+  ) {
+    return this.queryBus.execute(new GetOperationStatusQuery(id, caller, parseAsOf(asOf, atRevision)));
+  }
+
+  @Get('history')
+  @ApiOperation({ summary: 'Every event of the operation, in commit order' })
+  @ApiResponse({ status: 404, description: 'not-found' })
+  @RequireRole('auditor', 'operator', 'worker')
+  history(@Param('operationId', operationIdPipe) id: string, @CurrentCaller() caller: Caller) {
+    return this.queryBus.execute(new GetOperationHistoryQuery(id, caller));
+  }
+}
+
+/**
+ * Validates the time-travel query: `asOf` an ISO 8601 time with a zone, `atRevision` an integer
+ * >= 0. @throws ProblemException 400 naming the parameter.
+ */
+function parseAsOf(asOf?: string, atRevision?: string): { revision?: bigint; time?: Date } {
+  const out: { revision?: bigint; time?: Date } = {};
+  if (atRevision !== undefined) {
+    if (!/^(0|[1-9][0-9]{0,17})$/.test(atRevision)) {
+      throw validationProblem([{ field: 'atRevision', message: 'atRevision must be an integer >= 0' }]);
+    }
+    out.revision = BigInt(atRevision);
+  }
+  if (asOf !== undefined) {
+    const time = new Date(asOf);
+    if (
+      !/^\d{4}-\d{2}-\d{2}T/.test(asOf) ||
+      !/(Z|[+-]\d{2}:\d{2})$/.test(asOf) ||
+      Number.isNaN(time.getTime())
+    ) {
+      throw validationProblem([
+        { field: 'asOf', message: 'asOf must be an ISO 8601 time with a zone, e.g. 2026-11-29T12:00:00Z' },
+      ]);
+    }
+    out.time = time;
+  }
+  return out;
+}
