@@ -1,6 +1,6 @@
 /**
- * The server's clock. Leases are judged on it only, never on the caller's (README "States and
- * rules"). Injected everywhere as {@link CLOCK}; a command reads it once.
+ * The server's clock. Leases are judged on it only, never on the caller's (docs/domain.md "Leases and
+ * fencing tokens"). Injected everywhere as {@link CLOCK}; a command reads it once.
  */
 export interface Clock {
   /** Epoch milliseconds. */

@@ -1,5 +1,5 @@
 /**
- * RFC 9457 problem details. `type` is a stable URI ending in the problem code (docs/api.md), so a
+ * RFC 9457 problem details. `type` is a stable URI ending in the problem code (docs/api.md "Problem details"), so a
  * client can switch on the last path segment.
  */
 export interface ProblemDetails {

@@ -86,7 +86,7 @@ function duplicate(cmd: ClaimOperation, state: OperationState, answer: Duplicate
 }
 
 /**
- * Decides a claim (README "States and rules"):
+ * Decides a claim (docs/domain.md "States and transitions"):
  * - never claimed → acquire attempt 1;
  * - same key, different fingerprint (any state) → refused `payload-conflict`, audited;
  * - in progress with a live lease → refused `in-progress` with the ms left on the lease; the

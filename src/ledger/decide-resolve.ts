@@ -11,7 +11,7 @@ export interface ResolveResult {
 const RESOLVED_STATE = { confirmed: 'confirmed', not_found: 'released', abandoned: 'abandoned' } as const;
 
 /**
- * An operator resolves an Unknown operation (README "Recovery and operator workflows"): `confirmed` (found at the destination,
+ * An operator resolves an Unknown operation (docs/domain.md "Unknown outcomes and recovery"): `confirmed` (found at the destination,
  * with its reference as evidence) → Confirmed; `not_found` → Released (may be claimed again);
  * `abandoned` → Abandoned (replayed to later claims). Any other state is refused `not-unknown`.
  * A differing `requestedActor` is recorded next to `actor`.

@@ -96,7 +96,7 @@ function decideCompleteStep(cmd: CompleteStep, state: OperationState): Decision<
 }
 
 /**
- * Confirmation rules (README "States and rules"): the holder confirms an operation in progress; a confirmation
+ * Confirmation rules (docs/domain.md "Duplicate effects"): the holder confirms an operation in progress; a confirmation
  * while Unknown — from the current or a stale attempt — is accepted as late evidence; a repeat
  * with the recorded reference is a no-op; a different reference is a duplicate effect, recorded.
  * A stale token on an operation that is not Unknown is refused unless it brings a second reference.

@@ -1,7 +1,7 @@
 import { parse as parseUuid, v5 as uuidv5 } from 'uuid';
 
 /**
- * The business identity of an operation — the intent, never the attempt (README "Operation identity").
+ * The business identity of an operation — the intent, never the attempt (docs/domain.md "Operation key").
  * Parts are case-sensitive strings; `revision` is an integer >= 1 (an amendment is a new revision).
  */
 export interface OperationKey {
@@ -16,13 +16,13 @@ export interface OperationKey {
 export const KEY_TEXT_PARTS = ['tenant', 'source', 'action', 'subject'] as const;
 export type KeyTextPart = (typeof KEY_TEXT_PARTS)[number];
 
-/** Longest accepted part, in UTF-8 bytes (README "Operation identity"). */
+/** Longest accepted part, in UTF-8 bytes (docs/domain.md "Operation key"). */
 export const MAX_KEY_PART_BYTES = 256;
 /** Largest accepted revision (fits a PostgreSQL int4 and every JSON parser exactly). */
 export const MAX_REVISION = 2_147_483_647;
 
 /**
- * Namespace of the UUID v5 operationId (README "Operation identity", docs/api.md). Fixed forever: changing it
+ * Namespace of the UUID v5 operationId (docs/api.md "Operation identity"). Fixed forever: changing it
  * would change every operationId. Documented in README.md.
  */
 export const OPERATION_ID_NAMESPACE = '63eeae26-aca5-40f1-b1c3-d04d32d0e365';

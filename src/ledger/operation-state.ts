@@ -2,7 +2,7 @@ import type { ReportedError, Resolution, UnknownReason } from './events.js';
 import type { JsonValue } from './fingerprint.js';
 import type { OperationKey } from './operation-key.js';
 
-/** Explicit states (README "States and rules"), plus `none` for a key never claimed. */
+/** Explicit states (docs/domain.md "States and transitions"), plus `none` for a key never claimed. */
 export type OperationStatus =
   | 'none'
   | 'awaiting_approval'

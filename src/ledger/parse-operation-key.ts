@@ -18,7 +18,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const EDGE_SPACE = /^\p{White_Space}|\p{White_Space}$/u;
 
 /**
- * Checks one text part of a key. Rules (README "Operation identity"):
+ * Checks one text part of a key. Rules (docs/domain.md "Operation key"):
  * - required, a string, non-empty;
  * - at most {@link MAX_KEY_PART_BYTES} bytes of UTF-8;
  * - no control or invisible format characters (Unicode Cc, Cf), no unpaired surrogates;

@@ -1,4 +1,4 @@
-/** A field-level validation problem, as reported in problem+json `errors[]` (docs/api.md). */
+/** A field-level validation problem, as reported in problem+json `errors[]` (docs/api.md "Problem details"). */
 export interface ValidationIssue {
   /** Dotted path of the offending field, e.g. `key.subject`. */
   readonly field: string;

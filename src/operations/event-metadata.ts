@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventToAppend, RecordedEvent } from '../event-store/event-store.port.js';
 import type { LedgerEvent } from '../ledger/index.js';
 
-/** Correlation of one request: every event it appends carries these in its metadata (docs/api.md "History"). */
+/** Correlation of one request: every event it appends carries these in its metadata (docs/domain.md "Streams and events"). */
 export interface RequestContext {
   /** Id of the request/job that caused the events (X-Request-Id or generated). */
   readonly correlationId: string;

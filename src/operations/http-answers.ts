@@ -16,7 +16,7 @@ import type { BatchItemOutcome, ClaimOutcome, PolicyCommandOutcome } from './com
 import type { Executed } from './decide-and-append.js';
 
 /**
- * The HTTP mapping of operations (docs/api.md): every command result becomes a status, headers
+ * The HTTP mapping of operations (docs/api.md "Claims", "Worker follow-ups", "Problem details"): every command result becomes a status, headers
  * and a body — problem+json (RFC 9457) for refusals and rejections — here and nowhere else.
  * Single routes send it ({@link sendAnswer}); batch slots hold it.
  */
@@ -29,7 +29,7 @@ export interface HttpAnswer {
 /** Header set on a replayed outcome (the draft IETF idempotency-key convention). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-/** HTTP status of each refusal (docs/api.md "Problems"). */
+/** HTTP status of each refusal (docs/api.md "Problem codes"). */
 export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
   'in-progress': 409,
   'awaiting-recovery': 409,

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray } from 'class-validator';
 import { ClaimRequestDto } from './claim-request.dto.js';
 
-/** Most claims in one batch (docs/api.md). */
+/** Most claims in one batch (docs/api.md "Claims"). */
 export const MAX_BATCH_CLAIMS = 500;
 
 /**

@@ -20,7 +20,7 @@ import {
 } from '../../ledger/index.js';
 import { OperationKeyDto } from './operation-key.dto.js';
 
-/** Body of POST /v1/claims (docs/api.md). */
+/** Body of POST /v1/claims (docs/api.md "Claims"). */
 export class ClaimRequestDto {
   @ApiProperty({ type: OperationKeyDto })
   @IsDefined()

@@ -15,7 +15,7 @@ import { ClaimOperationCommand } from './claim-operation.command.js';
 import { ClaimRequestDto } from './claim-request.dto.js';
 
 /**
- * POST /v1/claims and /v1/claims/batch (docs/api.md, worker routes); role `worker`. The claim's
+ * POST /v1/claims and /v1/claims/batch (docs/api.md "Claims"); role `worker`. The claim's
  * `key.tenant` must be the key's tenant (403 `forbidden-tenant`; in a batch, in that slot).
  */
 @ApiTags('claims')

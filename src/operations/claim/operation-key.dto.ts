@@ -8,7 +8,7 @@ const partDoc = (description: string, example: string) => ({
   example,
 });
 
-/** The operation key as sent over HTTP (README "Operation identity"). */
+/** The operation key as sent over HTTP (docs/api.md "Operation identity"). */
 export class OperationKeyDto {
   @ApiProperty(partDoc('Company or legal entity; the isolation boundary', 'acme-gmbh'))
   @IsKeyPart('tenant')

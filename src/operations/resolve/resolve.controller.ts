@@ -14,7 +14,7 @@ import { ResolveOperationCommand } from './resolve-operation.command.js';
 import { ResolveRequestDto } from './resolve-request.dto.js';
 
 /**
- * POST /v1/operations/{id}/resolve (docs/api.md, operator routes): role `operator`; the actor
+ * POST /v1/operations/{id}/resolve (docs/api.md "Recovery and operator workflows"): role `operator`; the actor
  * recorded is the key's holder. An operation of another tenant is answered 404 `not-found`,
  * exactly like an unknown id.
  */

@@ -7,7 +7,7 @@ import { OperationLocator } from '../operation-locator.js';
 import { GetOperationHistoryQuery } from './get-operation-history.query.js';
 
 /**
- * The audit trail of one operation (docs/api.md): its decision stream and its companion audit stream,
+ * The audit trail of one operation (docs/api.md "Reading one operation"): its decision stream and its companion audit stream,
  * merged in global (commit) order, each event with both positions, the store's timestamp, data
  * and metadata (correlation/causation ids).
  */

@@ -10,7 +10,7 @@ import { GetOperationHistoryQuery } from './get-operation-history.query.js';
 import { GetOperationStatusQuery } from './get-operation-status.query.js';
 
 /**
- * Status and history of one operation (docs/api.md): roles `auditor`, `operator` or `worker`
+ * Status and history of one operation (docs/api.md "Reading one operation"): roles `auditor`, `operator` or `worker`
  * (auditors read, operators decide from them, workers check their own operations during
  * recovery). Operations of another tenant answer 404 `not-found`, exactly like unknown ids.
  */

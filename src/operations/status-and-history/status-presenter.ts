@@ -1,7 +1,7 @@
 import type { OperationState } from '../../ledger/index.js';
 
 /**
- * The status document of GET /v1/operations/{id} (docs/api.md), folded from the stream. `revision` is
+ * The status document of GET /v1/operations/{id} (docs/api.md "Reading one operation"), folded from the stream. `revision` is
  * the decision stream's revision (0-based position of its last event); `lease.expired` is judged
  * on the server clock `now` (epoch ms).
  */

@@ -25,7 +25,7 @@ function stepName(step: string): string {
 }
 
 /**
- * Fenced follow-ups of a claim (docs/api.md, worker routes); role `worker`. Each answers 200 or a
+ * Fenced follow-ups of a claim (docs/api.md "Worker follow-ups"); role `worker`. Each answers 200 or a
  * problem; an operation of another tenant answers 404 `not-found`, exactly like an unknown id.
  */
 @ApiTags('worker')
