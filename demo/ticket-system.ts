@@ -62,6 +62,9 @@ const MAX_BODY_BYTES = 1_000_000;
  *   every POST is a new ticket — which is what makes duplicates visible.
  * - `GET /tickets?externalRef=…` looks tickets up by external reference; `GET /tickets` lists all;
  *   `GET /tickets/{id}` reads one.
+ * - `GET /tickets/export?format=csv|ndjson` exports every ticket (columns `id`, `externalRef`,
+ *   `idempotencyKey`, `title`, `createdAt`) the way a destination's export feeds a reconciliation
+ *   (docs/reconciliation.md); `DELETE /tickets/{id}` removes one (a ticket the destination lost).
  * Faults (see {@link TicketSystemOptions}) are decided by hashing the seed with the request's
  * idempotency key and how many times that key was sent, so concurrency does not change them.
  */
@@ -147,7 +150,17 @@ export async function startTicketSystem(options: TicketSystemOptions): Promise<T
           const found = ref === null ? tickets : tickets.filter((t) => t.externalRef === ref);
           return send(res, 200, { tickets: found, count: found.length });
         }
+        if (req.method === 'GET' && url.pathname === '/tickets/export') {
+          return exportTickets(res, tickets, url.searchParams.get('format') ?? 'csv');
+        }
         const one = /^\/tickets\/([^/]+)$/.exec(url.pathname);
+        if (req.method === 'DELETE' && one) {
+          const at = tickets.findIndex((t) => t.id === decodeURIComponent(one[1]!));
+          if (at < 0) return send(res, 404, { error: 'no such ticket' });
+          tickets.splice(at, 1);
+          res.writeHead(204).end();
+          return;
+        }
         if (req.method === 'GET' && one) {
           const ticket = tickets.find((t) => t.id === decodeURIComponent(one[1]!));
           return ticket ? send(res, 200, ticket) : send(res, 404, { error: 'no such ticket' });
@@ -173,6 +186,33 @@ export async function startTicketSystem(options: TicketSystemOptions): Promise<T
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Columns of the ticket export, in order. */
+export const TICKET_EXPORT_COLUMNS = ['id', 'externalRef', 'idempotencyKey', 'title', 'createdAt'] as const;
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF. */
+function csvField(value: string | null): string {
+  const text = value ?? '';
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Answers every ticket as CSV (header line first) or NDJSON (one object per line). */
+function exportTickets(res: ServerResponse, tickets: readonly Ticket[], format: string): void {
+  if (format !== 'csv' && format !== 'ndjson')
+    return send(res, 400, { error: 'format must be csv or ndjson' });
+  const rows = tickets.map((t) => TICKET_EXPORT_COLUMNS.map((c) => t[c]));
+  const text =
+    format === 'csv'
+      ? [TICKET_EXPORT_COLUMNS.join(','), ...rows.map((r) => r.map(csvField).join(','))].join('\r\n') + '\r\n'
+      : rows
+          .map((r) => JSON.stringify(Object.fromEntries(TICKET_EXPORT_COLUMNS.map((c, i) => [c, r[i]]))))
+          .join('\n') + (rows.length ? '\n' : '');
+  res.writeHead(200, {
+    'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
 }
 
 function parseDraft(raw: string): { externalRef: string; title: string; body: string } | string {

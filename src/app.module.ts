@@ -15,6 +15,7 @@ import { LedgerMetrics } from './metrics/ledger-metrics.js';
 import { ProjectionsModule } from './projections/projections.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
 import { RecoveryModule } from './recovery/recovery.module.js';
+import { ReconciliationModule } from './reconciliation/reconciliation.module.js';
 
 /**
  * What the composition root hands to the module: config, an opened store, the SQL database of
@@ -65,6 +66,7 @@ export class AppModule {
         PoliciesModule,
         ProjectionsModule.with(metrics),
         RecoveryModule,
+        ReconciliationModule,
       ],
       controllers: [HealthController],
     };

@@ -22,3 +22,4 @@ export * from './decide-archive.js';
 export * from './event-base.js';
 export * from './claim-request.js';
 export * from './supersession.js';
+export * from './decide-reconciliation.js';

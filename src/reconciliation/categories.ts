@@ -1,0 +1,27 @@
+/**
+ * Report categories (docs/reconciliation.md "Categories"). Destination rows: `matched`,
+ * `fields_differ`, `duplicate_effect` (every record after the first for one operation),
+ * `unknown_found` (recovery evidence), `unconfirmed_found` (at the destination, while the ledger
+ * has the operation in progress / failed / released / abandoned), `orphan`. Ledger operations in
+ * the window without a record: `missing_at_destination` (confirmed), `not_confirmed` (any other
+ * state, with age). Source intents: `never_claimed`.
+ */
+export const CATEGORIES = [
+  'matched',
+  'fields_differ',
+  'missing_at_destination',
+  'duplicate_effect',
+  'unknown_found',
+  'unconfirmed_found',
+  'orphan',
+  'never_claimed',
+  'not_confirmed',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/**
+ * What a run did about an item (`outcome`): duplicate effects `recorded` / `already_recorded` /
+ * `is_confirmed_ref` / `not_confirmed`; evidence `evidence_offered` (apply=none),
+ * `evidence_applied`, or `evidence_refused:<problem code>`.
+ */
+export type ItemOutcome = string;

@@ -1,0 +1,38 @@
+import type { ReconciliationRun } from '../run.js';
+
+/**
+ * A run as the API shows it: scope and options, status, phase and progress, row counts, the
+ * status view checkpoint its snapshot reflects, the totals (only once `completed`), the error
+ * (`failed`), who started it (the key's name) and links to its items.
+ */
+export function presentRun(run: ReconciliationRun) {
+  const base = `/v1/tenants/${encodeURIComponent(run.tenant)}/reconciliations/${run.id}`;
+  return {
+    id: run.id,
+    tenant: run.tenant,
+    action: run.action,
+    from: run.from,
+    to: run.to,
+    match: run.match,
+    apply: run.apply,
+    options: run.options,
+    status: run.status,
+    phase: run.phase,
+    progress: run.progress,
+    destinationRows: run.destinationRows,
+    sourceRows: run.sourceRows,
+    checkpoint: run.checkpoint,
+    totals: run.status === 'completed' ? run.totals : null,
+    error: run.error,
+    createdBy: run.createdBy.name,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    links: {
+      self: base,
+      items: `${base}/items`,
+      csv: `${base}/items?format=csv`,
+      ...(run.status === 'awaiting_source' ? { source: `${base}/source` } : {}),
+    },
+  };
+}

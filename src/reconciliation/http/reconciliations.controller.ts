@@ -1,0 +1,62 @@
+import { Controller, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentCaller, RequireRole, type Caller } from '../../auth/index.js';
+import { readableTenant } from '../../projections/http/tenant-param.js';
+import { ReconciliationService } from '../reconciliation.service.js';
+import { presentRun } from './present-run.js';
+import { CreateReconciliationQueryDto, SourceUploadQueryDto } from './reconciliation-queries.dto.js';
+import { runIdPipe } from './run-id.pipe.js';
+
+/**
+ * Starting reconciliations against a destination export (docs/reconciliation.md). The body is
+ * streamed (CSV or NDJSON, optionally gzip), never buffered whole; the answer is 202 with the
+ * run, whose comparison then runs in the background.
+ */
+@ApiTags('reconciliation')
+@Controller('v1/tenants/:tenant/reconciliations')
+export class ReconciliationsController {
+  constructor(private readonly service: ReconciliationService) {}
+
+  @Post()
+  @HttpCode(202)
+  @RequireRole('operator', 'auditor')
+  @ApiConsumes('text/csv', 'application/x-ndjson')
+  @ApiOperation({ summary: 'Upload a destination export and start a reconciliation (202 with its id)' })
+  @ApiResponse({ status: 202, description: 'queued (or awaiting_source); poll Location' })
+  @ApiResponse({ status: 413, description: 'payload-too-large' })
+  @ApiResponse({ status: 415, description: 'unsupported-media-type' })
+  @ApiResponse({ status: 422, description: 'invalid-upload: rows named rows[line].column' })
+  async create(
+    @Param('tenant') tenant: string,
+    @Query() q: CreateReconciliationQueryDto,
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    readableTenant(caller, tenant);
+    const run = presentRun(await this.service.create(tenant, q, caller, req));
+    res.setHeader('Location', run.links.self);
+    return run;
+  }
+
+  @Put(':id/source')
+  @HttpCode(202)
+  @RequireRole('operator', 'auditor')
+  @ApiConsumes('text/csv', 'application/x-ndjson')
+  @ApiOperation({ summary: 'Upload the source intents of a run created with awaitSource=true; queues it' })
+  @ApiResponse({ status: 409, description: 'not-awaiting-source' })
+  async source(
+    @Param('tenant') tenant: string,
+    @Param('id', runIdPipe) id: string,
+    @Query() q: SourceUploadQueryDto,
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    readableTenant(caller, tenant);
+    const run = presentRun(await this.service.uploadSource(tenant, id, q, req));
+    res.setHeader('Location', run.links.self);
+    return run;
+  }
+}

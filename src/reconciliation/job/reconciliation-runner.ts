@@ -1,0 +1,156 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { EventStoreUnavailableError } from '../../event-store/event-store.port.js';
+import type { SqlExecutor } from '../../event-store/sql-executor.js';
+import { SQL_EXECUTOR } from '../../event-store/sql-executor.token.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { ContentionError } from '../../common/contention.error.js';
+import { ProjectionRuntime } from '../../projections/projection-runtime.js';
+import { LedgerWrites } from '../ledger-writes.js';
+import type { ReconciliationRun } from '../run.js';
+import { runStore } from '../sql/run-store.js';
+import { LeaseLostError, PhaseContext } from './phase-context.js';
+import { runPhases } from './run-phases.js';
+
+/** How often the runner looks for queued runs and silent holders, ms (a new run also wakes it). */
+const POLL_MS = Number(process.env['LEDGER_RECONCILIATION_POLL_MS'] ?? 2000) || 2000;
+/** How often a held run's lease is extended while a long statement runs, ms. */
+const HEARTBEAT_MS = 5000;
+/** Wait after the store was unreachable, ms. */
+const BACKOFF_MS = 2000;
+/** Longest wait for the status view to catch up before a snapshot, ms (then it is taken as is). */
+const STATUS_VIEW_WAIT_MS = 30_000;
+
+/** Thrown out of a phase when the application stops: the run is let go and resumed later. */
+class StoppingError extends Error {}
+
+/**
+ * Runs reconciliations in the background, one at a time per instance (docs/reconciliation.md
+ * "How it runs"). Any instance may take a queued run; a run whose holder stopped heartbeating for
+ * 30 s (a crash, a restart) is taken over and resumed at its recorded phase; uploads cut off by a
+ * restart are failed with a message saying so. An unreachable store leaves the run to be resumed;
+ * any other error fails it with the message (never a half report shown complete).
+ */
+@Injectable()
+export class ReconciliationRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Reconciliation');
+  /** Holder id of this instance: host, pid and a random suffix. */
+  readonly holder = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    @Inject(SQL_EXECUTOR) private readonly sql: SqlExecutor,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly writes: LedgerWrites,
+    private readonly projections: ProjectionRuntime,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop = this.run();
+  }
+
+  /** Wakes the runner now (a run was queued). */
+  poke(): void {
+    this.wake?.();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.poke();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      let pause = POLL_MS;
+      try {
+        await runStore.failAbandonedUploads(this.sql);
+        const run = await runStore.takeNext(this.sql, this.holder);
+        if (run) {
+          await this.execute(run);
+          pause = 0;
+        }
+      } catch (err) {
+        pause = BACKOFF_MS;
+        if (!(err instanceof EventStoreUnavailableError)) this.logger.warn(describe(err));
+      }
+      if (pause > 0 && !this.stopping) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pause);
+          timer.unref();
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = null;
+      }
+    }
+  }
+
+  /**
+   * Until the operations read model has no lag in events (polled every 100 ms, at most
+   * {@link STATUS_VIEW_WAIT_MS}); a projector that is down does not hold the run for longer, and
+   * the run's checkpoint then shows what the snapshot saw.
+   */
+  private async awaitStatusView(): Promise<void> {
+    const deadline = Date.now() + STATUS_VIEW_WAIT_MS;
+    while (Date.now() < deadline && !this.stopping) {
+      const { lag } = await this.projections.freshnessOf('operations');
+      if (lag.events === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  private async execute(run: ReconciliationRun): Promise<void> {
+    const timer = setInterval(() => {
+      void runStore.heartbeat(this.sql, run.id, this.holder).catch(() => undefined);
+    }, HEARTBEAT_MS);
+    timer.unref();
+    const ctx = new PhaseContext(
+      this.sql,
+      this.writes,
+      this.clock,
+      this.holder,
+      run,
+      () => {
+        if (this.stopping) throw new StoppingError('stopping');
+      },
+      () => this.awaitStatusView(),
+    );
+    try {
+      await runPhases(ctx);
+    } catch (err) {
+      if (err instanceof LeaseLostError) return;
+      if (
+        err instanceof StoppingError ||
+        err instanceof EventStoreUnavailableError ||
+        err instanceof ContentionError
+      ) {
+        await runStore.release(this.sql, run.id, this.holder).catch(() => undefined);
+        if (!(err instanceof StoppingError)) throw err;
+        return;
+      }
+      this.logger.error(`reconciliation ${run.id} failed: ${describe(err)}`);
+      await runStore.transition(this.sql, run.id, ['running'], 'failed', {
+        error: `the comparison failed: ${err instanceof Error ? err.message : String(err)}`,
+        holder: null,
+      });
+    } finally {
+      clearInterval(timer);
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}

@@ -1,0 +1,174 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import { forbidden, type Caller } from '../auth/index.js';
+import { problem } from '../common/problem.js';
+import { ProblemException } from '../common/problem.exception.js';
+import type { SqlExecutor } from '../event-store/sql-executor.js';
+import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { runOptionsOf, sourceLayoutOf } from './http/run-options.js';
+import type {
+  CreateReconciliationQueryDto,
+  SourceUploadQueryDto,
+} from './http/reconciliation-queries.dto.js';
+import { ReconciliationRunner } from './job/reconciliation-runner.js';
+import type { ReconciliationRun } from './run.js';
+import { runStore } from './sql/run-store.js';
+import { spillDestinationRows, spillSourceRows } from './sql/spill-rows.js';
+import { destinationRow } from './upload/destination-row.js';
+import { ingest } from './upload/ingest.js';
+import { readRecords } from './upload/read-records.js';
+import { sourceRow } from './upload/source-row.js';
+import { uploadLimitsFromEnv, type UploadLimits } from './upload/upload-limits.js';
+import { openUpload, uploadStreamProblem } from './upload/upload-stream.js';
+
+/** 404 `not-found` for a run id that does not exist in the tenant (or exists in another). */
+export function runNotFound(id: string): ProblemException {
+  return new ProblemException(problem('not-found', 404, `no reconciliation ${id} in this tenant`));
+}
+
+/**
+ * Starting runs: receives the uploads (streamed into the spill tables, see upload/ingest.ts) and
+ * queues the run for the background runner. An upload refused as a whole (bad rows, too large,
+ * not gzip) leaves nothing behind; one cut off by a restart fails its run (run-store.ts).
+ */
+@Injectable()
+export class ReconciliationService {
+  private readonly limits: UploadLimits = uploadLimitsFromEnv();
+
+  constructor(
+    @Inject(SQL_EXECUTOR) private readonly sql: SqlExecutor,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runner: ReconciliationRunner,
+  ) {}
+
+  /**
+   * Creates a run from the destination export in `req`'s body and queues it (or leaves it
+   * `awaiting_source`). `apply=evidence` needs the operator role (it resolves operations).
+   * @throws ProblemException 400/403/413/415/422; EventStoreUnavailableError (503).
+   */
+  async create(
+    tenant: string,
+    q: CreateReconciliationQueryDto,
+    caller: Caller,
+    req: Request,
+  ): Promise<ReconciliationRun> {
+    const options = runOptionsOf(q);
+    const apply = q.apply ?? 'none';
+    if (apply === 'evidence' && !caller.roles.includes('operator')) {
+      throw forbidden('apply=evidence resolves operations: it needs a key with the operator role');
+    }
+    const { format, body } = openUpload(req, this.limits.maxBytes);
+    const id = randomUUID();
+    await runStore.create(this.sql, {
+      id,
+      tenant,
+      action: q.action ?? null,
+      from: q.from ?? null,
+      to: q.to ?? null,
+      match: q.match ?? 'operationId',
+      apply,
+      options,
+      createdBy: caller,
+      holder: this.runner.holder,
+      now: this.clock.now(),
+    });
+    const rows = await this.receive(id, () =>
+      ingest(
+        readRecords(body, format),
+        (record) => destinationRow(record, options, this.limits.maxCellChars),
+        async (batch) => {
+          await spillDestinationRows(this.sql, id, batch);
+          await runStore.heartbeat(this.sql, id, this.runner.holder);
+        },
+        this.limits,
+        'destination export',
+      ),
+    );
+    await runStore.transition(
+      this.sql,
+      id,
+      ['receiving'],
+      options.awaitSource ? 'awaiting_source' : 'queued',
+      {
+        destinationRows: rows,
+        holder: null,
+      },
+    );
+    this.runner.poke();
+    return (await runStore.byId(this.sql, id))!;
+  }
+
+  /**
+   * Adds the source intents to a run waiting for them, then queues it.
+   * @throws ProblemException 404, 409 `not-awaiting-source`, 400/413/415/422; EventStoreUnavailableError.
+   */
+  async uploadSource(
+    tenant: string,
+    id: string,
+    q: SourceUploadQueryDto,
+    req: Request,
+  ): Promise<ReconciliationRun> {
+    const run = await runStore.get(this.sql, tenant, id);
+    if (!run) throw runNotFound(id);
+    const layout = sourceLayoutOf(q, tenant, run.action);
+    const { format, body } = openUpload(req, this.limits.maxBytes);
+    if (
+      !(await runStore.transition(this.sql, id, ['awaiting_source'], 'receiving', {
+        holder: this.runner.holder,
+      }))
+    ) {
+      throw new ProblemException(
+        problem(
+          'not-awaiting-source',
+          409,
+          `reconciliation ${id} is ${run.status}; source intents are taken only while it is awaiting_source (create it with awaitSource=true)`,
+          {
+            title: 'The reconciliation does not wait for source intents',
+          },
+        ),
+      );
+    }
+    const rows = await this.receive(
+      id,
+      () =>
+        ingest(
+          readRecords(body, format),
+          (record) => sourceRow(record, layout, this.limits.maxCellChars),
+          async (batch) => {
+            await spillSourceRows(this.sql, id, batch);
+            await runStore.heartbeat(this.sql, id, this.runner.holder);
+          },
+          this.limits,
+          'source intents upload',
+        ),
+      true,
+    );
+    await runStore.transition(this.sql, id, ['receiving'], 'queued', { sourceRows: rows, holder: null });
+    this.runner.poke();
+    return (await runStore.byId(this.sql, id))!;
+  }
+
+  /**
+   * Runs an upload; when it fails, removes the run (a destination upload) or its source rows and
+   * puts it back to `awaiting_source` (a source upload), then answers the problem.
+   */
+  private async receive(id: string, upload: () => Promise<number>, source = false): Promise<number> {
+    try {
+      return await upload();
+    } catch (err) {
+      try {
+        if (source) {
+          await this.sql.query('delete from ledger_recon_source_rows where recon_id = $1', [id]);
+          await runStore.transition(this.sql, id, ['receiving'], 'awaiting_source', { holder: null });
+        } else {
+          await runStore.remove(this.sql, id);
+        }
+      } catch {
+        // the store is down: the stale-upload check fails the run once it is back
+      }
+      throw uploadStreamProblem(err, this.limits.maxBytes) ?? err;
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import type { Caller } from '../auth/index.js';
+import type { ComparedField } from './upload/destination-row.js';
+
+/** How destination references are matched to operations. */
+export const MATCH_MODES = ['operationId', 'providerKey', 'subject'] as const;
+export type MatchMode = (typeof MATCH_MODES)[number];
+
+/** What a run may change in the ledger beyond recording duplicate effects. */
+export const APPLY_MODES = ['none', 'evidence'] as const;
+export type ApplyMode = (typeof APPLY_MODES)[number];
+
+/** Lifecycle of a run (docs/reconciliation.md "Lifecycle"). */
+export type RunStatus = 'receiving' | 'awaiting_source' | 'queued' | 'running' | 'completed' | 'failed';
+
+/** The background phases, in order; a run records the one it is in and resumes there. */
+export const PHASES = ['snapshot', 'match', 'categorize', 'compare', 'apply', 'totals'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** Options fixed when the run is created (stored as jsonb). */
+export interface RunOptions {
+  readonly idField: string;
+  readonly refField: string;
+  readonly refPrefix: string | null;
+  readonly compare: readonly ComparedField[];
+  readonly awaitSource: boolean;
+}
+
+/** One reconciliation run as stored. Times are ISO 8601 UTC. */
+export interface ReconciliationRun {
+  readonly id: string;
+  readonly tenant: string;
+  readonly action: string | null;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly match: MatchMode;
+  readonly apply: ApplyMode;
+  readonly options: RunOptions;
+  /** The key that started the run: the background job acts with its rights. */
+  readonly createdBy: Caller;
+  readonly status: RunStatus;
+  readonly phase: Phase | null;
+  readonly progress: { readonly done: number; readonly total: number };
+  readonly destinationRows: number;
+  readonly sourceRows: number | null;
+  readonly totals: unknown;
+  /** Global position of the status view the snapshot was taken at (decimal string). */
+  readonly checkpoint: string | null;
+  readonly error: string | null;
+  readonly createdAt: string;
+  readonly startedAt: string | null;
+  readonly finishedAt: string | null;
+}

@@ -1,0 +1,58 @@
+import type { UploadRecord } from './read-records.js';
+import { invalidUpload, MAX_LISTED_ROW_ERRORS, RowError, uploadTooLarge } from './upload-problems.js';
+import type { UploadLimits } from './upload-limits.js';
+import { SPILL_BATCH } from '../sql/spill-rows.js';
+
+/**
+ * Streams `records` through `toRow` into `write`, {@link SPILL_BATCH} rows at a time, so at most
+ * one batch is held in memory. Rows that cannot be read are collected (the first
+ * {@link MAX_LISTED_ROW_ERRORS}) while reading goes on, so one answer names them all; once that
+ * many are found, reading stops.
+ * @returns the number of rows written.
+ * @throws ProblemException 422 `invalid-upload` naming `rows[<line>].<column>`, 413 past
+ *   `limits.maxRows`; errors of the stream or of `write` as they come.
+ */
+export async function ingest<Row>(
+  records: AsyncIterable<UploadRecord>,
+  toRow: (record: UploadRecord) => Row,
+  write: (batch: Row[]) => Promise<void>,
+  limits: UploadLimits,
+  what: string,
+): Promise<number> {
+  const errors: RowError[] = [];
+  let batch: Row[] = [];
+  let count = 0;
+  const iterator = records[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<UploadRecord>;
+      try {
+        next = await iterator.next();
+      } catch (err) {
+        if (!(err instanceof RowError)) throw err;
+        errors.push(err);
+        break; // the reader cannot go on after a malformed record
+      }
+      if (next.done) break;
+      if (++count > limits.maxRows) throw uploadTooLarge(`${limits.maxRows} rows`);
+      try {
+        const row = toRow(next.value);
+        if (errors.length === 0) batch.push(row); // after an error, rows are only checked
+      } catch (err) {
+        if (!(err instanceof RowError)) throw err;
+        errors.push(err);
+        if (errors.length >= MAX_LISTED_ROW_ERRORS) break;
+        continue;
+      }
+      if (errors.length === 0 && batch.length >= SPILL_BATCH) {
+        await write(batch);
+        batch = [];
+      }
+    }
+  } finally {
+    await iterator.return?.(undefined);
+  }
+  if (errors.length > 0) throw invalidUpload(errors, what);
+  if (batch.length > 0) await write(batch);
+  return count;
+}
