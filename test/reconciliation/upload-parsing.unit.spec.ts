@@ -1,0 +1,80 @@
+// Key templates, field comparison and reading uploads (CSV through csv-parse, NDJSON).
+import { Readable } from 'node:stream';
+import { fieldDifferences } from '../../src/reconciliation/job/compare-fields.js';
+import { parseCompare } from '../../src/reconciliation/http/run-options.js';
+import {
+  compileKeyTemplate,
+  fillKeyTemplate,
+  type KeyTemplate,
+} from '../../src/reconciliation/upload/key-template.js';
+import { readRecords } from '../../src/reconciliation/upload/read-records.js';
+import { RowError } from '../../src/reconciliation/upload/upload-problems.js';
+
+const collect = async (text: string, format: 'csv' | 'ndjson') => {
+  const out = [];
+  for await (const r of readRecords(Readable.from([Buffer.from(text)]), format)) out.push(r);
+  return out;
+};
+
+describe('key templates', () => {
+  const t = (text: string) => compileKeyTemplate(text) as KeyTemplate;
+
+  it('fills placeholders from columns and nested members, keeping literal braces', () => {
+    expect(fillKeyTemplate(t('order:{id}'), { id: 812 }, 1)).toBe('order:812');
+    expect(fillKeyTemplate(t('{a.b}-{{x}}'), { a: { b: 'q' } }, 1)).toBe('q-{x}');
+  });
+
+  it('names the missing column and its line', () => {
+    expect(() => fillKeyTemplate(t('order:{id}'), { other: 1 }, 7)).toThrow(RowError);
+    try {
+      fillKeyTemplate(t('order:{id}'), {}, 7);
+    } catch (err) {
+      expect((err as RowError).toFieldError().field).toBe('rows[7].id');
+    }
+  });
+
+  it('refuses unbalanced braces', () => {
+    expect(compileKeyTemplate('order:{id')).toMatch(/unclosed/);
+    expect(compileKeyTemplate('order:}')).toMatch(/unmatched/);
+  });
+});
+
+describe('field comparison', () => {
+  it('compares texts at JSON Pointers; an empty cell equals a missing value', () => {
+    const compare = parseCompare('title,total=/amount/total,note') as { column: string; pointer: string }[];
+    expect(compare).toEqual([
+      { column: 'title', pointer: '/title' },
+      { column: 'total', pointer: '/amount/total' },
+      { column: 'note', pointer: '/note' },
+    ]);
+    const payload = { title: 'A', amount: { total: 120 } };
+    expect(fieldDifferences(payload, { title: 'A', total: '120', note: null }, compare)).toEqual([]);
+    expect(fieldDifferences(payload, { title: 'B', total: '120.00', note: 'x' }, compare)).toEqual([
+      { field: 'title', ledger: 'A', destination: 'B' },
+      { field: 'total', ledger: '120', destination: '120.00' },
+      { field: 'note', ledger: null, destination: 'x' },
+    ]);
+  });
+});
+
+describe('readRecords', () => {
+  it('reads CSV with a BOM, quoted fields and record numbers after the header', async () => {
+    const rows = await collect('\ufeffid,reference\r\n"A,1",x\r\n\r\nB,"y ""q"""\r\n', 'csv');
+    expect(rows).toEqual([
+      { line: 1, values: { id: 'A,1', reference: 'x' } },
+      { line: 2, values: { id: 'B', reference: 'y "q"' } },
+    ]);
+  });
+
+  it('reads NDJSON objects by line number, skipping empty lines', async () => {
+    const rows = await collect('{"id":"A"}\n\n{"id":2}\n', 'ndjson');
+    expect(rows).toEqual([
+      { line: 1, values: { id: 'A' } },
+      { line: 3, values: { id: 2 } },
+    ]);
+  });
+
+  it('refuses a line that is not JSON, naming it', async () => {
+    await expect(collect('{"id":"A"}\n{oops\n', 'ndjson')).rejects.toMatchObject({ line: 2 });
+  });
+});
