@@ -1,5 +1,6 @@
 import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { ConsoleModule } from './console/console.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { LEDGER_CONFIG } from './config/config.token.js';
 import type { LedgerConfig } from './config/ledger-config.js';
@@ -67,6 +68,7 @@ export class AppModule {
         ProjectionsModule.with(metrics),
         RecoveryModule,
         ReconciliationModule,
+        ConsoleModule,
       ],
       controllers: [HealthController],
     };

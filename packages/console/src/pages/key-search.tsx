@@ -1,0 +1,41 @@
+import { useState } from 'preact/hooks';
+import { ProblemView } from '../components/problem-view.js';
+import { operationIdOf } from '../operation-id.js';
+import { href } from '../router.js';
+
+/**
+ * Find an operation by its business key: the operationId is computed here in the browser (UUID
+ * v5 of the canonical key, README "Operation identity") and its page opened.
+ */
+export function KeySearch({ tenant }: { tenant: string }) {
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <form
+      class="filters key-search"
+      data-testid="key-search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const f = new FormData(e.currentTarget);
+        const part = (name: string) => String(f.get(name) ?? '');
+        operationIdOf({
+          tenant,
+          source: part('source'),
+          action: part('action'),
+          subject: part('subject'),
+          revision: Number(part('revision') || '1'),
+        }).then((id) => {
+          setError(null);
+          location.hash = href({ page: 'operation', id });
+        }, setError);
+      }}
+    >
+      <strong>Find by key</strong>
+      <input name="source" placeholder="source" required aria-label="Source" />
+      <input name="action" placeholder="action" required aria-label="Action" />
+      <input name="subject" placeholder="subject" required aria-label="Subject" />
+      <input name="revision" type="number" min={1} placeholder="1" aria-label="Revision" class="narrow" />
+      <button type="submit">Open</button>
+      <ProblemView error={error} />
+    </form>
+  );
+}

@@ -1,0 +1,186 @@
+import { useState } from 'preact/hooks';
+import { post, seg } from '../api.js';
+import { ProblemView } from '../components/problem-view.js';
+
+/** The status document fields the actions depend on. */
+export interface ActionableStatus {
+  readonly operationId: string;
+  readonly state: string;
+  readonly retryable?: boolean;
+  readonly duplicateEffects: readonly { ref: string; acknowledged?: boolean }[];
+}
+
+type ActionId = 'resolve' | 'evidence' | 'approve' | 'reject' | 'replay' | 'acknowledge';
+
+const LABELS: Record<ActionId, string> = {
+  resolve: 'Resolve',
+  evidence: 'Submit evidence',
+  approve: 'Approve',
+  reject: 'Reject',
+  replay: 'Replay',
+  acknowledge: 'Acknowledge duplicate effect',
+};
+
+const PATHS: Record<ActionId, string> = {
+  resolve: 'resolve',
+  evidence: 'evidence',
+  approve: 'approve',
+  reject: 'reject',
+  replay: 'replay',
+  acknowledge: 'duplicate-effects/acknowledge',
+};
+
+/** The actions the operation's state calls for (README "Recovery and operator workflows"). */
+export function relevantActions(s: ActionableStatus): ActionId[] {
+  const out: ActionId[] = [];
+  if (s.state === 'unknown') out.push('resolve', 'evidence');
+  if (s.state === 'awaiting_approval') out.push('approve', 'reject');
+  if (s.state === 'failed' && s.retryable === false) out.push('replay');
+  if (s.duplicateEffects.some((d) => d.acknowledged !== true)) out.push('acknowledge');
+  return out;
+}
+
+/** The request body of `action` from its form; the reason (or note) is required by the form. */
+function bodyOf(action: ActionId, f: FormData): Record<string, unknown> {
+  const field = (name: string) => {
+    const v = f.get(name);
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+  };
+  const reason = field('reason');
+  switch (action) {
+    case 'resolve':
+      return { resolution: field('resolution'), destinationRef: field('destinationRef'), reason };
+    case 'evidence': {
+      let checkedFields: unknown = field('checkedFields') ?? '{}';
+      try {
+        checkedFields = JSON.parse(checkedFields as string);
+      } catch {
+        // sent as text: the ledger names the field in its 400
+      }
+      return {
+        verdict: field('verdict'),
+        destinationRef: field('destinationRef'),
+        checkedFields,
+        note: reason,
+      };
+    }
+    case 'acknowledge': {
+      const refs = field('refs')
+        ?.split(',')
+        .map((r) => r.trim())
+        .filter(Boolean);
+      return { reason, ...(refs?.length ? { refs } : {}) };
+    }
+    default:
+      return { reason };
+  }
+}
+
+/**
+ * Operator actions on one operation (only rendered for keys with the operator role): the ones the
+ * state calls for first, the rest under "other actions" (the ledger refuses what does not apply,
+ * and its problem detail is shown). Every action needs a reason, recorded with the key's holder
+ * as actor. `onDone` runs after a success so the page reloads status and timeline.
+ */
+export function OperationActions({
+  status,
+  onDone,
+}: {
+  status: ActionableStatus;
+  onDone: (answer: unknown) => void;
+}) {
+  const relevant = relevantActions(status);
+  const all: ActionId[] = ['resolve', 'evidence', 'approve', 'reject', 'replay', 'acknowledge'];
+  const [action, setAction] = useState<ActionId>(relevant[0] ?? 'resolve');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [resolution, setResolution] = useState('confirmed');
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    setBusy(true);
+    setError(null);
+    try {
+      const path = `/v1/operations/${seg(status.operationId)}/${PATHS[action]}`;
+      const answer = await post(path, bodyOf(action, new FormData(form)));
+      form.reset();
+      onDone(answer);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="actions" data-testid="actions">
+      <h2>Actions</h2>
+      <div class="action-tabs">
+        {all.map((a) => (
+          <button
+            type="button"
+            key={a}
+            class={`${a === action ? 'selected' : ''} ${relevant.includes(a) ? 'primary' : 'secondary'}`}
+            onClick={() => setAction(a)}
+            data-testid={`action-${a}`}
+          >
+            {LABELS[a]}
+          </button>
+        ))}
+      </div>
+      <form onSubmit={(e) => void submit(e)} class="action-form" data-testid="action-form">
+        {action === 'resolve' ? (
+          <label>
+            Resolution
+            <select
+              name="resolution"
+              value={resolution}
+              onChange={(e) => setResolution(e.currentTarget.value)}
+            >
+              <option value="confirmed">confirmed — the effect exists at the destination</option>
+              <option value="not_found">not_found — it does not: release for a new attempt</option>
+              <option value="abandoned">abandoned — give up; later claims replay this</option>
+            </select>
+          </label>
+        ) : null}
+        {action === 'evidence' ? (
+          <>
+            <label>
+              Verdict
+              <select name="verdict">
+                <option value="found">found</option>
+                <option value="not_found">not_found</option>
+                <option value="inconclusive">inconclusive</option>
+              </select>
+            </label>
+            <label>
+              Checked fields (JSON)
+              <textarea name="checkedFields" rows={2} placeholder='{"externalRef": "…"}' />
+            </label>
+          </>
+        ) : null}
+        {(action === 'resolve' && resolution === 'confirmed') || action === 'evidence' ? (
+          <label>
+            Destination reference
+            <input name="destinationRef" placeholder="e.g. INV-42" />
+          </label>
+        ) : null}
+        {action === 'acknowledge' ? (
+          <label>
+            References cleaned up (comma-separated; empty = all open)
+            <input name="refs" />
+          </label>
+        ) : null}
+        <label>
+          Reason (recorded in the stream)
+          <textarea name="reason" rows={2} required minLength={1} maxLength={4096} data-testid="reason" />
+        </label>
+        <button type="submit" disabled={busy} data-testid="submit-action">
+          {LABELS[action]}
+        </button>
+      </form>
+      <ProblemView error={error} />
+    </section>
+  );
+}

@@ -1,0 +1,195 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { get, seg } from '../api.js';
+import type { PageProps } from '../app.js';
+import { DataTable, type Column } from '../components/data-table.js';
+import { FeedBadge } from '../components/feed-status.js';
+import { ProblemView } from '../components/problem-view.js';
+import { age, keyText, reasonLabel, REVIEW_REASONS, when } from '../format.js';
+import { href } from '../router.js';
+import { subscribe, type FeedStatus } from '../sse.js';
+import { applyReviewChange, entryDetail, type QueueEntry, type ReviewChange } from './queue-entries.js';
+
+interface QueuePage {
+  readonly checkpoint: string;
+  readonly summary: Record<string, { count: number; oldestSince: string | null }>;
+  readonly items: (QueueEntry & { ageMs: number })[];
+  readonly nextCursor: string | null;
+}
+
+const PAGE = 200;
+
+/**
+ * The review queue (home): operations waiting for a human, oldest first with their age, counts
+ * per reason, filters by reason and action. Live: follows `…/review-queue/changes` from the
+ * checkpoint of the page it loaded, applies each change at once, and resumes with Last-Event-ID
+ * after a dropped connection (a `reset` reloads).
+ */
+export function ReviewQueuePage({ tenant }: PageProps) {
+  const [reason, setReason] = useState('');
+  const [action, setAction] = useState('');
+  const [entries, setEntries] = useState<QueueEntry[]>([]);
+  const [summary, setSummary] = useState<QueuePage['summary']>({});
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [status, setStatus] = useState<FeedStatus>({ kind: 'connecting' });
+  const [loaded, setLoaded] = useState(false);
+  const [skewMs, setSkewMs] = useState(0);
+  const [now, setNow] = useState(Date.now());
+  const cursorRef = useRef<string | null>(null);
+  const base = `/v1/tenants/${seg(tenant)}/review-queue`;
+
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+
+  const keep = useCallback((e: QueueEntry) => !reason || e.reason === reason, [reason]);
+
+  useEffect(() => {
+    let stop = () => {};
+    let summaryTimer: ReturnType<typeof setTimeout> | undefined;
+    let cancelled = false;
+    const refreshSummary = () => {
+      clearTimeout(summaryTimer);
+      summaryTimer = setTimeout(() => {
+        get<QueuePage>(base, { action, limit: 1 }).then((p) => !cancelled && setSummary(p.summary), setError);
+      }, 250);
+    };
+    const load = async () => {
+      stop();
+      setLoaded(false);
+      try {
+        const page = await get<QueuePage>(base, { reason, action, limit: PAGE });
+        if (cancelled) return;
+        const first = page.items[0];
+        setSkewMs(first ? Date.parse(first.since) + first.ageMs - Date.now() : 0);
+        setEntries(page.items);
+        setSummary(page.summary);
+        setCursor(page.nextCursor);
+        cursorRef.current = page.nextCursor;
+        setError(null);
+        setLoaded(true);
+        stop = subscribe(`${base}/changes${action ? `?action=${encodeURIComponent(action)}` : ''}`, {
+          lastEventId: page.checkpoint,
+          onStatus: setStatus,
+          onEvent: (event) => {
+            if (event.type === 'reset') return void load();
+            if (event.type !== 'review') return;
+            const change = event.data as unknown as ReviewChange;
+            setEntries((current) => applyReviewChange(current, change, keep, cursorRef.current === null));
+            refreshSummary();
+          },
+        });
+      } catch (e) {
+        if (!cancelled) setError(e);
+      }
+    };
+    void load();
+    return () => {
+      cancelled = true;
+      clearTimeout(summaryTimer);
+      stop();
+    };
+  }, [base, reason, action, keep]);
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    try {
+      const page = await get<QueuePage>(base, { reason, action, limit: PAGE, cursor });
+      setEntries((current) => [...current, ...page.items.filter((i) => !current.some((c) => same(c, i)))]);
+      setCursor(page.nextCursor);
+      cursorRef.current = page.nextCursor;
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  const columns = useMemo<Column<QueueEntry>[]>(
+    () => [
+      {
+        id: 'age',
+        header: 'Age',
+        cell: (e) => <span title={when(e.since)}>{age(now + skewMs - Date.parse(e.since))}</span>,
+      },
+      {
+        id: 'reason',
+        header: 'Reason',
+        cell: (e) => <span class={`tag tag-${e.reason}`}>{reasonLabel(e.reason)}</span>,
+      },
+      {
+        id: 'key',
+        header: 'Operation',
+        cell: (e) => (
+          <a href={href({ page: 'operation', id: e.operationId })} data-testid="queue-link">
+            {keyText(e.key)}
+          </a>
+        ),
+      },
+      { id: 'detail', header: 'Detail', cell: (e) => entryDetail(e) },
+      { id: 'since', header: 'Waiting since', cell: (e) => when(e.since) },
+    ],
+    [now, skewMs],
+  );
+
+  return (
+    <section>
+      <div class="title-row">
+        <h1>Review queue</h1>
+        <FeedBadge status={status} />
+      </div>
+      <div class="counts" data-testid="counts">
+        {REVIEW_REASONS.map(([r, label]) => (
+          <button
+            type="button"
+            key={r}
+            class={`count ${reason === r ? 'selected' : ''}`}
+            onClick={() => setReason(reason === r ? '' : r)}
+            data-testid={`count-${r}`}
+          >
+            <span class="n">{summary[r]?.count ?? 0}</span> {label}
+          </button>
+        ))}
+      </div>
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Reason
+          <select
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            data-testid="reason-filter"
+          >
+            <option value="">all</option>
+            {REVIEW_REASONS.map(([r, label]) => (
+              <option key={r} value={r}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Action
+          <input
+            placeholder="e.g. invoice.create"
+            onChange={(e) => setAction(e.currentTarget.value.trim())}
+            data-testid="action-filter"
+          />
+        </label>
+      </form>
+      <ProblemView error={error} />
+      <DataTable
+        columns={columns}
+        rows={entries}
+        rowId={(e) => `${e.operationId}/${e.reason}`}
+        empty={loaded ? 'Nothing waits for review.' : 'Loading…'}
+        testId="queue"
+      />
+      {cursor ? (
+        <button type="button" onClick={() => void loadMore()}>
+          Load more
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+const same = (a: QueueEntry, b: QueueEntry) => a.operationId === b.operationId && a.reason === b.reason;

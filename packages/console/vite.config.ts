@@ -1,0 +1,13 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
+
+/**
+ * The console is served by the ledger at /console (src/console), from this build's `dist`.
+ * `npm run dev` proxies /v1 to a ledger on LEDGER_URL (default http://127.0.0.1:3000).
+ */
+export default defineConfig({
+  base: '/console/',
+  plugins: [preact()],
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: false },
+  server: { proxy: { '/v1': process.env.LEDGER_URL ?? 'http://127.0.0.1:3000' } },
+});
