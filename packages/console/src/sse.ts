@@ -40,6 +40,7 @@ export function subscribe(path: string, options: SubscribeOptions): () => void {
   let lastEventId = options.lastEventId;
   let retryMs = 2_000;
   let failures = 0;
+  let reconnecting = false;
   const status = (s: FeedStatus) => options.onStatus?.(s);
 
   const connectOnce = async (): Promise<'again' | 'stop'> => {
@@ -55,7 +56,7 @@ export function subscribe(path: string, options: SubscribeOptions): () => void {
       status({ kind: 'stopped', reason: `HTTP ${res.status}: ${(await res.text()).slice(0, 300)}` });
       return 'stop';
     }
-    status({ kind: 'live', resumedAfter: lastEventId ?? null });
+    status({ kind: 'live', resumedAfter: reconnecting ? (lastEventId ?? null) : null });
     failures = 0;
     const parser = createParser({
       onEvent(message) {
@@ -90,6 +91,7 @@ export function subscribe(path: string, options: SubscribeOptions): () => void {
         failures++;
         reason = error instanceof Error ? error.message : String(error);
       }
+      reconnecting = true;
       const inMs = Math.min(MAX_BACKOFF_MS, retryMs * 2 ** Math.max(0, failures - 1));
       status({ kind: 'reconnecting', inMs, reason });
       await new Promise((resolve) => setTimeout(resolve, inMs));

@@ -18,6 +18,8 @@ export function BarChart(props: {
   title: string;
   xs: readonly number[];
   series: readonly Series[];
+  /** Bucket length, s: the x range is padded by half a bucket (a single bucket stays readable). */
+  stepS: number;
   testId?: string;
 }) {
   const host = useRef<HTMLDivElement>(null);
@@ -43,12 +45,19 @@ export function BarChart(props: {
           })),
         ],
         axes: [{}, { size: 40 }],
-        scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        scales: {
+          x: { time: true },
+          y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+        },
       },
       [props.xs as number[], ...props.series.map((s) => s.values as number[])],
       el,
     );
+    // uPlot widens a single x value to years; show half a bucket either side instead.
+    const xs = props.xs;
+    if (xs.length > 0)
+      chart.setScale('x', { min: xs[0]! - props.stepS / 2, max: xs[xs.length - 1]! + props.stepS / 2 });
     return () => chart.destroy();
-  }, [props.title, props.xs, props.series]);
+  }, [props.title, props.xs, props.series, props.stepS]);
   return <div class="chart" ref={host} data-testid={props.testId} />;
 }

@@ -1,4 +1,4 @@
-import { createTable, getCoreRowModel, type ColumnDef, type TableState } from '@tanstack/table-core';
+import { createTable, getCoreRowModel, type ColumnDef } from '@tanstack/table-core';
 import type { ComponentChildren } from 'preact';
 import { useMemo } from 'preact/hooks';
 
@@ -22,16 +22,18 @@ export function DataTable<T>(props: {
 }) {
   const { columns, rows, rowId } = props;
   const table = useMemo(() => {
-    const state: Partial<TableState> = {};
-    return createTable<T>({
+    const t = createTable<T>({
       data: rows as T[],
       columns: columns.map((c): ColumnDef<T, unknown> => ({ id: c.id, header: c.header })),
       getCoreRowModel: getCoreRowModel(),
       getRowId: (row) => rowId(row),
-      state,
+      state: {},
       onStateChange: () => undefined,
       renderFallbackValue: null,
     });
+    // The core reads its feature state (pinning, visibility…) from options.state: start from its defaults.
+    t.setOptions((prev) => ({ ...prev, state: t.initialState }));
+    return t;
   }, [columns, rows, rowId]);
   const render = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
   const model = table.getRowModel();

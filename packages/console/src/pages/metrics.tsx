@@ -90,6 +90,7 @@ export function MetricsPage({ tenant }: PageProps) {
   }, [metrics]);
 
   const t = metrics?.totals ?? {};
+  const step = bucket === 'hour' ? 3600 : 86_400;
   return (
     <section>
       <h1>Metrics</h1>
@@ -140,10 +141,21 @@ export function MetricsPage({ tenant }: PageProps) {
           title={`Duplicates prevented per ${bucket}`}
           xs={charts.xs}
           series={charts.dup}
+          stepS={step}
           testId="chart-duplicates"
         />
-        <BarChart title={`Payload conflicts per ${bucket}`} xs={charts.xs} series={charts.conflicts} />
-        <BarChart title={`Unknown outcomes per ${bucket}`} xs={charts.xs} series={charts.unknown} />
+        <BarChart
+          title={`Payload conflicts per ${bucket}`}
+          xs={charts.xs}
+          series={charts.conflicts}
+          stepS={step}
+        />
+        <BarChart
+          title={`Unknown outcomes per ${bucket}`}
+          xs={charts.xs}
+          series={charts.unknown}
+          stepS={step}
+        />
       </div>
       <div class="title-row">
         <h2>Reconciliation</h2>

@@ -95,6 +95,21 @@ export function OperationActions({
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [resolution, setResolution] = useState('confirmed');
+  const [showAll, setShowAll] = useState(relevant.length > 0);
+
+  if (!showAll) {
+    return (
+      <section class="actions" data-testid="actions">
+        <h2>Actions</h2>
+        <p class="hint">
+          No action is due in state <strong>{status.state}</strong>.{' '}
+          <button type="button" class="link" onClick={() => setShowAll(true)}>
+            Show all actions
+          </button>
+        </p>
+      </section>
+    );
+  }
 
   const submit = async (e: Event) => {
     e.preventDefault();

@@ -180,9 +180,11 @@ export function OperationPage({ id, me }: PageProps & { id: string }) {
       ) : null}
       <h2>Timeline</h2>
       <div class="travel">
-        <label>
-          Time travel — state as of revision <strong data-testid="revision">{revision ?? latest}</strong>
-          {revision === null ? ' (now)' : ` of ${latest}`}
+        <label class="row">
+          <span>
+            Time travel — state as of revision <strong data-testid="revision">{revision ?? latest}</strong>
+            {revision === null ? ' (now)' : ` of ${latest}`}
+          </span>
           <input
             type="range"
             min={0}

@@ -1,0 +1,254 @@
+// The operator console in real Chromium (Debian's package, driven by playwright-core) against a
+// real in-process ledger: sign in, watch an unknown outcome arrive live (also after the feed
+// connection drops), open its timeline, time-travel, be refused, resolve it with a reason and see
+// it leave the queue; a conflict's field diff; operations list and key search; metrics and the
+// CSV export; an auditor sees no action buttons. Screenshots of each page go to
+// test-output/console/.
+import { readFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { ChangeHub } from '../../src/projections/subscriptions/change-hub.js';
+import { startTestLedger, type TestKey, type TestLedger } from '../support/test-ledger.js';
+import { launchChromium } from './support/browser.js';
+import { buildConsole } from './support/build-console.js';
+import { openConsole, writeMeasurement, type ConsoleTab } from './support/console-page.js';
+
+const T = 'acme';
+const key = (subject: string, action = 'invoice.create') => ({ tenant: T, source: 'shop', action, subject });
+const WAIT = { timeout: 10_000 };
+
+let ledger: TestLedger;
+let browser: Browser;
+let worker: TestKey;
+let operator: TestKey;
+let auditor: TestKey;
+
+beforeAll(async () => {
+  buildConsole();
+  browser = await launchChromium();
+  ledger = await startTestLedger('pglite', { projectorPollMs: 50 });
+  worker = await ledger.createKey({ tenant: T, roles: ['worker'], name: 'invoice-sync' });
+  operator = await ledger.createKey({ tenant: T, roles: ['operator', 'auditor'], name: 'ops:maria' });
+  auditor = await ledger.createKey({ tenant: T, roles: ['auditor'], name: 'audit:olaf' });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await ledger?.close();
+});
+
+/** A worker claims `subject`, starts its step, and reports the outcome unknown (a timeout). */
+async function reportUnknown(subject: string): Promise<string> {
+  const claim = await worker.client.claim(
+    key(subject),
+    { customer: 'c-17', total: '120.00' },
+    { workerId: 'w-1' },
+  );
+  expect(claim.status).toBe(201);
+  const id = claim.body.operationId as string;
+  const fencingToken = claim.body.fencingToken as number;
+  expect((await worker.client.op(id, 'steps/create-invoice/start', { fencingToken })).status).toBe(200);
+  expect((await worker.client.op(id, 'unknown', { fencingToken, reason: 'timeout after 10 s' })).status).toBe(
+    200,
+  );
+  return id;
+}
+
+const queueRow = (tab: ConsoleTab, subject: string) =>
+  tab.page.getByTestId('queue').locator('tr', { hasText: `${subject}@1` });
+
+describe('operator console in Chromium', () => {
+  it('serves /console with a strict Content-Security-Policy and renders the queue', async () => {
+    const res = await fetch(`${ledger.url}/console/`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect((await fetch(`${ledger.url}/console/no-such-file.js`)).status).toBe(404);
+
+    const tab = await openConsole(browser, ledger.url, operator.token);
+    await tab.page.getByText('Nothing waits for review.').waitFor(WAIT);
+    // A reload keeps the key (sessionStorage): measure navigation start → queue rendered (reported, not asserted).
+    await tab.page.reload();
+    await tab.page.getByText('Nothing waits for review.').waitFor(WAIT);
+    const render = await tab.page.evaluate(() => {
+      // Browser globals (the test's own type-check has no DOM library).
+      const perf = (globalThis as any).performance;
+      const nav = perf.getEntriesByType('navigation')[0];
+      const queue = perf.getEntriesByName('queue-rendered')[0];
+      return {
+        domContentLoadedMs: nav.domContentLoadedEventEnd as number,
+        queueRenderedMs: (queue?.startTime ?? null) as number | null,
+      };
+    });
+    writeMeasurement('first-render', render);
+    expect(render.queueRenderedMs).not.toBeNull();
+    expect(await tab.page.getByTestId('who').textContent()).toContain('ops:maria');
+    expect(tab.errors).toEqual([]);
+    await tab.close();
+  });
+
+  it('shows an unknown outcome live, resumes after a dropped feed, and resolves it with a reason', async () => {
+    const tab = await openConsole(browser, ledger.url, operator.token);
+    const { page } = tab;
+    await page.getByTestId('feed-status').getByText('live').waitFor(WAIT);
+
+    const first = await reportUnknown('order:812');
+    await queueRow(tab, 'order:812').waitFor(WAIT);
+    await page.getByTestId('count-unknown_outcome').getByText('1').waitFor(WAIT);
+
+    // The feed connection drops; the console reconnects with Last-Event-ID and misses nothing.
+    ledger.app.get(ChangeHub).closeAll();
+    const second = await reportUnknown('order:813');
+    await queueRow(tab, 'order:813').waitFor(WAIT);
+    await page.getByTestId('feed-status').getByText('resumed after').waitFor(WAIT);
+    expect(tab.feedRequests.length).toBeGreaterThanOrEqual(2);
+    expect(tab.feedRequests.at(-1)!['last-event-id']).toMatch(/^\d+$/);
+    expect(tab.feedRequests.every((h) => h.authorization?.startsWith('Bearer olk_'))).toBe(true);
+    expect(tab.feedRequests.every((h) => !JSON.stringify(h).includes('token='))).toBe(true);
+    await tab.screenshot('review-queue');
+
+    // The timeline of the first one.
+    await queueRow(tab, 'order:812').getByTestId('queue-link').click();
+    await page.getByTestId('state').getByText('unknown').waitFor(WAIT);
+    const events = await page.getByTestId('timeline-event').allTextContents();
+    expect(events).toEqual(['OperationClaimed', 'StepStarted', 'OutcomeUnknown']);
+    expect(await page.getByTestId('timeline').textContent()).toContain('timeout after 10 s');
+    await page.getByText('create-invoice').first().waitFor();
+
+    // Time travel to revision 0: the state right after the claim.
+    await page.getByTestId('revision-slider').fill('0');
+    await page.getByTestId('state').getByText('in_progress').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Back to now' }).click();
+    await page.getByTestId('state').getByText('unknown').waitFor(WAIT);
+
+    // A refused action shows the ledger's problem detail and records nothing.
+    await page.getByTestId('action-approve').click();
+    await page.getByTestId('reason').fill('trying the wrong action');
+    await page.getByTestId('submit-action').click();
+    await page.getByTestId('problem').getByText('not-awaiting-approval').waitFor(WAIT);
+    expect((await ledger.client.history(first)).body.events).toHaveLength(3);
+
+    // Resolve not_found with a reason: recorded in the stream with the key's holder as actor.
+    await page.getByTestId('action-resolve').click();
+    await page.locator('select[name="resolution"]').selectOption('not_found');
+    await page.getByTestId('reason').fill('no invoice INV for order 812 in billing');
+    await page.getByTestId('submit-action').click();
+    await page.getByTestId('action-result').getByText('OperationResolved').waitFor(WAIT);
+    await page.getByTestId('state').getByText('released').waitFor(WAIT);
+    await tab.screenshot('operation');
+    const resolved = (await ledger.client.history(first)).body.events.at(-1);
+    expect(resolved).toMatchObject({
+      type: 'OperationResolved',
+      data: {
+        resolution: 'not_found',
+        actor: 'ops:maria',
+        reason: 'no invoice INV for order 812 in billing',
+      },
+    });
+
+    // Back on the queue it is gone; the other one leaves live when it is resolved elsewhere.
+    await page.getByRole('link', { name: 'Review queue' }).click();
+    await queueRow(tab, 'order:813').waitFor(WAIT);
+    expect(await queueRow(tab, 'order:812').count()).toBe(0);
+    const other = await operator.client.op(second, 'resolve', {
+      resolution: 'abandoned',
+      reason: 'customer cancelled',
+    });
+    expect(other.status).toBe(200);
+    await page.getByText('Nothing waits for review.').waitFor(WAIT);
+    expect(tab.errors).toEqual([]);
+    await tab.close();
+  });
+
+  it("shows a payload conflict's field diff", async () => {
+    const subject = 'order:900';
+    const claim = await worker.client.claim(key(subject), {
+      customer: 'c-17',
+      total: '120.00',
+      lines: [1, 2],
+    });
+    expect(claim.status).toBe(201);
+    const conflict = await worker.client.claim(
+      key(subject),
+      { customer: 'c-17', total: '125.00', lines: [1], note: 'rush' },
+      { workerId: 'w-2' },
+    );
+    expect(conflict.status).toBe(422);
+
+    const tab = await openConsole(browser, ledger.url, operator.token);
+    await tab.page.getByRole('link', { name: 'Conflicts' }).click();
+    const card = tab.page.getByTestId('conflict').filter({ hasText: `${subject}@1` });
+    await card.waitFor(WAIT);
+    const rows = await card.getByTestId('diff').locator('tbody tr').allTextContents();
+    expect(rows).toEqual([
+      '/lines/1removed2(absent)',
+      '/noteadded(absent)"rush"',
+      '/totalchanged"120.00""125.00"',
+    ]);
+    expect(await card.textContent()).toContain('worker w-2');
+    await tab.screenshot('conflicts');
+    await tab.close();
+  });
+
+  it('lists operations with filters, pages by cursor and finds one by key', async () => {
+    const tab = await openConsole(browser, ledger.url, operator.token);
+    const { page } = tab;
+    await page.getByRole('link', { name: 'Operations' }).click();
+    const table = page.getByTestId('operations');
+    await table.getByText('order:900@1').waitFor(WAIT);
+    await page.getByTestId('operation-filters').locator('select[name="state"]').selectOption('released');
+    await page.getByTestId('operation-filters').getByRole('button', { name: 'Filter' }).click();
+    await table.locator('tbody tr', { hasText: 'order:812@1' }).waitFor(WAIT);
+    expect(await table.locator('tbody tr').count()).toBe(1);
+
+    await page.locator('select:has(option[value="25"])').selectOption('25');
+    const search = page.getByTestId('key-search');
+    await search.getByLabel('Source').fill('shop');
+    await search.getByLabel('Action').fill('invoice.create');
+    await search.getByLabel('Subject').fill('order:813');
+    await search.getByRole('button', { name: 'Open' }).click();
+    await page.getByTestId('state').getByText('abandoned').waitFor(WAIT);
+    const id = (await ledger.client.claim(key('order:813'), { customer: 'c-17', total: '120.00' })).body
+      .operationId;
+    expect(page.url()).toContain(`#/operations/${id}`);
+    await page.getByRole('link', { name: 'Operations' }).click();
+    await table.getByText('order:900@1').waitFor(WAIT);
+    await tab.screenshot('operations');
+    await tab.close();
+  });
+
+  it('charts the metrics and downloads the reconciliation CSV', async () => {
+    const tab = await openConsole(browser, ledger.url, operator.token);
+    const { page } = tab;
+    await page.getByRole('link', { name: 'Metrics' }).click();
+    const recon = page.getByTestId('reconciliation');
+    await recon.locator('tr.total').waitFor(WAIT);
+    const totals = await page.getByTestId('metric-totals').textContent();
+    expect(totals).toContain('1payload conflicts');
+    expect(totals).toContain('2unknown opened');
+    expect(await page.locator('.chart canvas').count()).toBe(3);
+    const download = page.waitForEvent('download');
+    await page.getByTestId('csv').click();
+    const csv = readFileSync((await (await download).path())!, 'utf8');
+    const lines = csv.trim().split('\n');
+    expect(lines).toHaveLength(4); // header + order:812, order:813, order:900
+    expect(csv).toContain('order:900');
+    await tab.screenshot('metrics');
+    expect(tab.errors).toEqual([]);
+    await tab.close();
+  });
+
+  it('shows an auditor no action buttons', async () => {
+    const tab = await openConsole(browser, ledger.url, auditor.token);
+    const { page } = tab;
+    expect(await page.getByTestId('who').textContent()).toContain('auditor');
+    const id = (await ledger.client.claim(key('order:813'), { customer: 'c-17', total: '120.00' })).body
+      .operationId;
+    await page.goto(`${ledger.url}/console/#/operations/${id}`);
+    await page.getByTestId('timeline').waitFor(WAIT);
+    expect(await page.getByTestId('actions').count()).toBe(0);
+    expect(await page.locator('[data-testid^="action-"]').count()).toBe(0);
+    await tab.screenshot('operation-auditor');
+    await tab.close();
+  });
+});
