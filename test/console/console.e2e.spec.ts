@@ -65,7 +65,7 @@ describe('operator console in Chromium', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect((await fetch(`${ledger.url}/console/no-such-file.js`)).status).toBe(404);
     const me = await auditor.client.get('/v1/me');
-    expect(me.body).toEqual({ keyId: auditor.id, name: 'audit:olaf', tenant: T, roles: ['auditor'] });
+    expect(me.body).toEqual({ keyId: auditor.key.id, name: 'audit:olaf', tenant: T, roles: ['auditor'] });
     expect((await auditor.client.as(undefined).get('/v1/me')).status).toBe(401);
 
     const tab = await openConsole(browser, ledger.url, operator.token);
