@@ -4,7 +4,9 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'packages/*/dist/**', 'test-output/**'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'packages/*/dist/**', 'test-output/**'],
+  },
   {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
