@@ -13,6 +13,7 @@ import { CLOCK, systemClock, type Clock } from './common/clock.js';
 import { OperationsModule } from './operations/operations.module.js';
 import { InstrumentedEventStore } from './metrics/instrumented-event-store.js';
 import { LedgerMetrics } from './metrics/ledger-metrics.js';
+import { ObservabilityModule } from './observability/index.js';
 import { ProjectionsModule } from './projections/projections.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
 import { RecoveryModule } from './recovery/recovery.module.js';
@@ -62,6 +63,7 @@ export class AppModule {
       imports: [
         InfrastructureModule.with({ ...deps, store }),
         CqrsModule.forRoot(),
+        ObservabilityModule,
         AuthModule,
         OperationsModule,
         PoliciesModule,

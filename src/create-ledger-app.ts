@@ -22,6 +22,7 @@ import type { Clock } from './common/clock.js';
 import { setupOpenApi } from './openapi.js';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
 import { LedgerMetrics } from './metrics/ledger-metrics.js';
+import { ledgerNestLogger, requestObservability } from './observability/index.js';
 
 /** Options of {@link createLedgerApp}. */
 export interface CreateLedgerAppOptions {
@@ -52,9 +53,10 @@ export async function createLedgerApp(
   await installApiKeySchema(sql);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.with({ config, store, sql, clock: options.clock }),
-    { bodyParser: false, logger: options.logger ?? ['log', 'warn', 'error'] },
+    { bodyParser: false, logger: options.logger ?? ledgerNestLogger() },
   );
   app.disable('x-powered-by');
+  app.use(requestObservability(options.logger)); // correlation, X-Request-Id, request log: first
   app.use(httpMetricsMiddleware(app.get(LedgerMetrics)));
   app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
   if (config.auth === 'disabled') restrictToLoopback(app);

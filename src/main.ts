@@ -5,6 +5,7 @@ import type { SqlExecutor } from './event-store/sql-executor.js';
 import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
 import { ConfigError, loadConfig } from './config/ledger-config.js';
 import { createLedgerApp } from './create-ledger-app.js';
+import { ledgerNestLogger } from './observability/index.js';
 
 /**
  * Starts the ledger from environment configuration (README "Configuration"). With auth enabled,
@@ -12,6 +13,7 @@ import { createLedgerApp } from './create-ledger-app.js';
  * (README "Security"); with LEDGER_AUTH=disabled it warns loudly and listens on loopback only.
  */
 async function main(): Promise<void> {
+  Logger.overrideLogger(ledgerNestLogger()); // JSON lines from the first message on
   const logger = new Logger('Ledger');
   let config;
   try {

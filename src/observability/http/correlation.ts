@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { parseTraceparent, parseTracestate } from './trace-context.js';
+
+/** The correlation of one request, from its headers. */
+export interface RequestCorrelation {
+  /**
+   * Recorded as `correlationId` in the metadata of every event the request appends, logged as
+   * `requestId`, echoed in `X-Request-Id`: the caller's `X-Request-Id` (or `X-Correlation-Id`)
+   * when it is a plain token, else the trace id of a valid `traceparent`, else a new UUID.
+   */
+  readonly correlationId: string;
+  /** Trace id of a valid `traceparent` (32 hex), else `null`. */
+  readonly traceId: string | null;
+  /** The valid `traceparent` header as received, else `null` (for event metadata). */
+  readonly traceparent: string | null;
+  /** The well-formed `tracestate` header (only with a valid `traceparent`), else `null`. */
+  readonly tracestate: string | null;
+}
+
+/** What `X-Request-Id` may be to be kept: 1–128 of `A-Z a-z 0-9 . _ : -` (docs/api.md). */
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The {@link RequestCorrelation} of request headers (Node lower-cases their names): accepts W3C
+ * Trace Context `traceparent`/`tracestate` (https://www.w3.org/TR/trace-context/) and
+ * `X-Request-Id`/`X-Correlation-Id` on every request; invalid values are ignored, never refused.
+ * `newId` makes the fallback id (default `crypto.randomUUID`).
+ *
+ * Where it is meant to be used: the command path's request context takes `correlationId` (and
+ * `traceparent`, `tracestate` when not null) into event metadata; causation stays the id of the
+ * command or of the event that led to the new one.
+ */
+export function correlationFromHeaders(
+  headers: IncomingHttpHeaders,
+  newId: () => string = randomUUID,
+): RequestCorrelation {
+  const given = header(headers, 'x-request-id') ?? header(headers, 'x-correlation-id');
+  const requestId = given !== undefined && SAFE_ID.test(given.trim()) ? given.trim() : null;
+  const parent = parseTraceparent(header(headers, 'traceparent'));
+  return {
+    correlationId: requestId ?? parent?.traceId ?? newId(),
+    traceId: parent?.traceId ?? null,
+    traceparent: parent ? header(headers, 'traceparent')!.trim() : null,
+    tracestate: parent ? parseTracestate(header(headers, 'tracestate')) : null,
+  };
+}
+
+const CORRELATION = Symbol('ledger.correlation');
+
+/**
+ * The correlation of `req`, computed from its headers once and then kept on the request object,
+ * so the request log, the `X-Request-Id` echo and the command's event metadata agree.
+ */
+export function correlationOf(req: { headers: IncomingHttpHeaders }): RequestCorrelation {
+  const holder = req as { headers: IncomingHttpHeaders; [CORRELATION]?: RequestCorrelation };
+  return (holder[CORRELATION] ??= correlationFromHeaders(req.headers));
+}
+
+/**
+ * The event-metadata fields of a correlation: `correlationId`, plus `traceparent` and `tracestate`
+ * when the request carried them (so an event links to the worker's trace).
+ */
+export function correlationMetadata(c: RequestCorrelation): Record<string, string> {
+  return {
+    correlationId: c.correlationId,
+    ...(c.traceparent ? { traceparent: c.traceparent } : {}),
+    ...(c.tracestate ? { tracestate: c.tracestate } : {}),
+  };
+}

@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { correlationOf } from './correlation.js';
+import { routeTemplateOf } from './route-template.js';
+
+/** Probe and scrape routes: logged at debug when they succeed (they arrive every few seconds). */
+const ROUTINE = /^\/(health(\/|$|\?)|metrics($|\?))/;
+
+/** The request-log line's fields (README "Observability"). */
+export interface RequestLogLine {
+  /** (Also bound as `requestId`: the correlation id, as echoed in `X-Request-Id`.) */
+  readonly traceId?: string;
+  readonly method: string;
+  /** Route template, see {@link routeTemplateOf}. */
+  readonly route: string;
+  /** The path without its query, only when no route matched (`route` is `unmatched`). */
+  readonly path?: string;
+  readonly status: number;
+  /** Milliseconds from the request's arrival to its last byte (or the connection's close). */
+  readonly ms: number;
+  /** Id of the API key (never its secret); absent when the request was not authenticated. */
+  readonly keyId?: string;
+  /** The parsed request body, only at level debug. */
+  readonly body?: unknown;
+}
+
+/**
+ * Express middleware for every request: establishes its correlation ({@link correlationOf}),
+ * answers `X-Request-Id: <correlationId>` (set before any handler runs, so refusals carry it too),
+ * and when the response finishes writes ONE line through `logger` (pino-http):
+ * `requestId` and {@link RequestLogLine} with message `"<METHOD> <route> <status>"`, at info — error for 5xx,
+ * debug for successful health probes and scrapes. No headers, no query string, no payloads
+ * (the body only when the logger is at debug). Install it first, before authentication.
+ */
+export function requestLogging(logger: Logger): RequestHandler {
+  const line = (req: IncomingMessage, res: ServerResponse, ms: number): RequestLogLine => {
+    const r = req as Request & { caller?: { keyId?: string } };
+    const c = correlationOf(r);
+    const keyId = r.caller?.keyId;
+    const route = routeTemplateOf(r);
+    return {
+      ...(c.traceId ? { traceId: c.traceId } : {}),
+      method: r.method,
+      route,
+      ...(route === 'unmatched' ? { path: (r.originalUrl ?? r.url).split('?')[0] } : {}),
+      status: res.statusCode,
+      ms,
+      ...(keyId ? { keyId } : {}),
+      ...(logger.isLevelEnabled('debug') && r.body !== undefined ? { body: r.body } : {}),
+    };
+  };
+  const middleware = pinoHttp({
+    logger,
+    quietReqLogger: true,
+    quietResLogger: true,
+    customAttributeKeys: { reqId: 'requestId' },
+    genReqId: (req, res) => {
+      const id = correlationOf(req).correlationId;
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customLogLevel: (req, res, err) =>
+      err || res.statusCode >= 500
+        ? 'error'
+        : ROUTINE.test(req.url ?? '') && res.statusCode < 400
+          ? 'debug'
+          : 'info',
+    customSuccessObject: (req, res, val: { responseTime: number }) => line(req, res, val.responseTime),
+    customErrorObject: (req, res, err, val: { responseTime: number }) => ({
+      ...line(req, res, val.responseTime),
+      ...(res.statusCode >= 500 && err instanceof Error && !/^failed with status code/.test(err.message)
+        ? { err }
+        : {}),
+    }),
+    customSuccessMessage: (req, res) => `${req.method} ${routeTemplateOf(req as Request)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${routeTemplateOf(req as Request)} ${res.statusCode}`,
+  });
+  return (req, res, next) => middleware(req, res, next);
+}

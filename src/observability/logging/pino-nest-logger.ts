@@ -1,0 +1,71 @@
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import type { Logger } from 'pino';
+
+type PinoLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+const LEVELS: Record<LogLevel, PinoLevel> = {
+  fatal: 'fatal',
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+  verbose: 'trace',
+};
+
+/** Contexts of Nest's start-up chatter (one line per module and route): written at debug. */
+const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+/**
+ * Nest's {@link LoggerService} over a pino logger, so Nest's own lines (module init, routes
+ * mapped, errors) and every `new Logger('Context')` of the ledger come out as the same JSON lines.
+ * Nest's levels map to pino's: log → info, verbose → trace, the others by name. The trailing string
+ * argument Nest passes is the context (`context` field); Nest's per-module and per-route start-up lines go to debug;
+ * `error(message, stack, context)` puts the
+ * stack in `err.stack`; an object message is merged into the line. The level filter is pino's
+ * (`LEDGER_LOG_LEVEL`); Nest's `setLogLevels` is ignored.
+ */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('log', message, params);
+  }
+
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('verbose', message, params);
+  }
+
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  private write(level: LogLevel, message: unknown, params: unknown[]): void {
+    const rest = [...params];
+    const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? rest.pop() : undefined;
+    const pinoLevel = level === 'log' && BOOT_CONTEXTS.has(String(context)) ? 'debug' : LEVELS[level];
+    if (!this.logger.isLevelEnabled(pinoLevel)) return;
+    const fields: Record<string, unknown> = context ? { context } : {};
+    if (level === 'error' && typeof rest[0] === 'string' && rest[0].includes('\n    at '))
+      fields.err = { stack: rest.shift() };
+    if (rest.length > 0) fields.details = rest;
+    if (message instanceof Error) {
+      this.logger[pinoLevel]({ ...fields, err: message }, message.message);
+    } else if (message !== null && typeof message === 'object') {
+      this.logger[pinoLevel]({ ...fields, ...(message as Record<string, unknown>) });
+    } else {
+      this.logger[pinoLevel](fields, String(message));
+    }
+  }
+}

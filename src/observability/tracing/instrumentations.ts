@@ -1,0 +1,29 @@
+import type { IncomingMessage } from 'node:http';
+import type { Instrumentation } from '@opentelemetry/instrumentation';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+
+/** Probe and scrape paths: traced, they would be most of the spans and none of the interest. */
+const UNTRACED = /^\/(health(\/|$|\?)|metrics($|\?))/;
+
+/**
+ * The automatic instrumentations of the ledger: incoming and outgoing HTTP (the server span,
+ * continuing a worker's W3C `traceparent`), Express middleware and routes (the route template
+ * names the span), and `pg` queries (statement text only — `enhancedDatabaseReporting` off, so
+ * parameter values, i.e. payloads, never leave the process).
+ *
+ * No NestJS instrumentation: `@opentelemetry/instrumentation-nestjs-core` supports
+ * `@nestjs/core >=4.0.0 <12` (its `supportedVersions`, 0.70.0 — the last line for Node 20; the
+ * Node 22 line keeps that range too) and patches CommonJS files Nest 12 no longer ships. The
+ * handler → decide → append spans come from `ledger-spans.ts` instead.
+ */
+export function ledgerInstrumentations(): Instrumentation[] {
+  return [
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED.test(req.url ?? ''),
+    }),
+    new ExpressInstrumentation(),
+    new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
+  ];
+}

@@ -1,0 +1,61 @@
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { ledgerInstrumentations } from './instrumentations.js';
+import { serviceNameOf } from './tracing-config.js';
+
+/** A started SDK. */
+export interface TracingHandle {
+  /** Flushes pending spans and stops the SDK; safe to call twice. */
+  shutdown(): Promise<void>;
+}
+
+/** Options of {@link startTracing}. */
+export interface StartTracingOptions {
+  /**
+   * Span processors to use instead of the OTLP exporter's batch processor (tests pass a
+   * `SimpleSpanProcessor` over an `InMemorySpanExporter`).
+   */
+  readonly spanProcessors?: SpanProcessor[];
+}
+
+let current: TracingHandle | null = null;
+
+/**
+ * Starts the OpenTelemetry Node SDK once per process: W3C trace context and baggage propagation,
+ * the instrumentations of {@link ledgerInstrumentations}, and spans exported over OTLP/HTTP
+ * protobuf to `OTEL_EXPORTER_OTLP_ENDPOINT` (the exporter reads the standard `OTEL_EXPORTER_OTLP_*`
+ * variables: endpoint, headers, timeout; default `http://localhost:4318`) through a batch processor.
+ * No metrics or logs go over OTLP (Prometheus and stdout carry those). Instrumentations patch
+ * modules loaded AFTER this call, so it runs from the `--import` preload (`register-tracing.ts`).
+ * Call only when `tracingEnabled()`; a second call returns the running handle.
+ */
+export function startTracing(
+  env: NodeJS.ProcessEnv = process.env,
+  options: StartTracingOptions = {},
+): TracingHandle {
+  if (current) return current;
+  const sdk = new NodeSDK({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceNameOf(env) }),
+    ...(options.spanProcessors
+      ? { spanProcessors: options.spanProcessors }
+      : { traceExporter: new OTLPTraceExporter() }),
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: ledgerInstrumentations(),
+  });
+  sdk.start();
+  let stopped: Promise<void> | null = null;
+  const handle: TracingHandle = {
+    shutdown: () => (stopped ??= sdk.shutdown().finally(() => (current = null))),
+  };
+  current = handle;
+  return handle;
+}
+
+/** Flushes and stops the SDK if {@link startTracing} started it; otherwise does nothing. */
+export async function shutdownTracing(): Promise<void> {
+  await current?.shutdown();
+}
