@@ -13,10 +13,12 @@ import {
 } from '../event-store/event-store.port.js';
 import { AUDIT_STREAM_PREFIX, keyFromStreamName, OPERATION_STREAM_PREFIX } from '../ledger/index.js';
 import type { LedgerMetrics } from './ledger-metrics.js';
+import { registerStoreProbe } from './store-probe-collector.js';
 
 /**
  * An {@link EventStore} decorator that records append latency and WrongExpectedVersion refusals
- * in {@link LedgerMetrics}; every call is forwarded unchanged (results and errors included), so it
+ * in {@link LedgerMetrics}, and registers the `ledger_event_store_up` probe (a read of the
+ * `health-check` stream at scrape time, see `store-probe-collector.ts`); every call is forwarded unchanged (results and errors included), so it
  * fits any adapter. `inner` is the decorated store.
  */
 export class InstrumentedEventStore implements EventStore {
@@ -28,6 +30,7 @@ export class InstrumentedEventStore implements EventStore {
       this.subscribeToAppends = (listener) => inner.subscribeToAppends!(listener);
     }
     if (inner.peek) this.peek = (streamName) => inner.peek!(streamName);
+    registerStoreProbe(metrics, () => inner.read('health-check'));
   }
 
   /** Forwarded to the inner store when it has the hook. */

@@ -3,6 +3,7 @@ import { allTotals } from '../projections/metrics/metrics-queries.js';
 import { COUNTERS } from '../projections/metrics/metric-counters.js';
 import type { ProjectionRuntime } from '../projections/projection-runtime.js';
 import type { LedgerMetrics } from './ledger-metrics.js';
+import { registerReviewQueueCollectors } from './review-queue-collectors.js';
 
 /**
  * Registers the metrics read at scrape time from the read models, on `metrics.registry`:
@@ -11,11 +12,13 @@ import type { LedgerMetrics } from './ledger-metrics.js';
  *   `ledger_unknown_opened_total`), the values of the metrics read model (so every replica
  *   reports the same, durable numbers — take `max by (tenant, action)` when aggregating);
  * - `ledger_projection_lag_events{read_model}` and `ledger_projection_lag_seconds{read_model}`;
- * - `ledger_projection_rebuilding{read_model}` (1 while an online rebuild runs).
+ * - `ledger_projection_rebuilding{read_model}` (1 while an online rebuild runs);
+ * - the review-queue gauges of `review-queue-collectors.ts` (unknown outcomes open, their age).
  * A database error leaves the previous values (the scrape still succeeds).
  */
 export function registerReadModelCollectors(metrics: LedgerMetrics, runtime: ProjectionRuntime): void {
   const registers = [metrics.registry];
+  registerReviewQueueCollectors(metrics, runtime.db.executor);
   // One query serves every counter of a scrape.
   let pending: Promise<Record<string, string>[]> | null = null;
   const totals = () =>
