@@ -1,0 +1,85 @@
+// The span tree of one claim, from an in-memory span exporter in a child process that loads the
+// SDK before the ledger (as the --import preload does): the HTTP server span continues the worker's
+// traceparent, Express names the route, and the claim's PostgreSQL queries are spans of that trace.
+// (The ledger.command / ledger.decide / ledger.append spans appear once the command path calls
+// withLedgerSpan — see docs/observability.md.)
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '../support/postgres-test-db.js';
+import { buildSources } from './support/build-sources.js';
+
+interface ExportedSpan {
+  name: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  scope: string;
+  attributes: Record<string, unknown>;
+}
+
+const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
+const WORKER_SPAN = 'b7ad6b7169203331';
+
+let db: TestDatabase;
+let result: { status: number; requestId: string | null; spans: ExportedSpan[] };
+
+beforeAll(async () => {
+  db = await createTestDatabase('ledger_obs');
+  const output = execFileSync(
+    process.execPath,
+    [join('test/observability/support/traced-claim.mjs'), buildSources(), `00-${TRACE_ID}-${WORKER_SPAN}-01`],
+    {
+      env: { ...process.env, NODE_OPTIONS: '', LEDGER_STORE: 'postgres', DATABASE_URL: db.connectionString },
+      encoding: 'utf8',
+      timeout: 90_000,
+    },
+  );
+  result = JSON.parse(output.trim().split('\n').pop()!);
+}, 120_000);
+
+afterAll(() => db?.drop());
+
+describe('spans of one claim', () => {
+  it('acquires the claim', () => {
+    expect(result.status).toBe(201);
+    expect(result.requestId).toBe(TRACE_ID);
+  });
+
+  it('has the HTTP server span as a child of the worker span, in the worker trace', () => {
+    const server = result.spans.filter((s) => s.scope === '@opentelemetry/instrumentation-http');
+    expect(server).toHaveLength(1);
+    expect(server[0]).toMatchObject({
+      name: 'POST /v1/claims',
+      traceId: TRACE_ID,
+      parentSpanId: WORKER_SPAN,
+    });
+    expect(server[0]!.attributes['http.route'] ?? server[0]!.attributes['http.target']).toBeDefined();
+  });
+
+  it('has the Express request handler span under it, named for the route template', () => {
+    const server = result.spans.find((s) => s.scope === '@opentelemetry/instrumentation-http')!;
+    const handler = result.spans.find(
+      (s) =>
+        s.scope === '@opentelemetry/instrumentation-express' &&
+        s.attributes['express.type'] === 'request_handler',
+    );
+    expect(handler).toMatchObject({ traceId: TRACE_ID, parentSpanId: server.spanId });
+    expect(handler!.attributes['http.route']).toBe('/v1/claims');
+  });
+
+  it('has the PostgreSQL queries of the claim in the same trace, without parameter values', () => {
+    const queries = result.spans.filter(
+      (s) => s.scope === '@opentelemetry/instrumentation-pg' && s.name.startsWith('pg.query'),
+    );
+    expect(queries.length).toBeGreaterThan(0);
+    for (const q of queries) {
+      expect(q.traceId).toBe(TRACE_ID);
+      expect(q.attributes['db.system'] ?? q.attributes['db.system.name']).toBe('postgresql');
+      expect(Object.keys(q.attributes).some((k) => k.includes('values') || k.includes('parameters'))).toBe(
+        false,
+      );
+    }
+    const ids = new Set(result.spans.map((s) => s.spanId));
+    for (const q of queries) expect(ids.has(q.parentSpanId!)).toBe(true); // inside the request's tree
+  });
+});
