@@ -1,0 +1,91 @@
+// The request-log middleware on a bare Express app: one line per request with the route template,
+// status, duration and key id, the X-Request-Id echo on every answer, no headers or payloads
+// (the body only at debug).
+import { Writable } from 'node:stream';
+import express from 'express';
+import request from 'supertest';
+import { createLogger, requestLogging } from '../../src/observability/index.js';
+
+const TOKEN = `olk_0123456789abcdef01234567_${'S'.repeat(43)}`;
+
+function appWith(level: 'info' | 'debug') {
+  const lines: Record<string, any>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l));
+      done();
+    },
+  });
+  const app = express();
+  app.use(requestLogging(createLogger({ level, pretty: false }, stream)));
+  app.use('/v1', (req, res, next) => {
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.status(401).end();
+    (req as any).caller = { keyId: '0123456789abcdef01234567' };
+    next();
+  });
+  app.use(express.json());
+  app.post('/v1/operations/:operationId/confirm', (req, res) => void res.status(200).json({ ok: true }));
+  app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/boom', (_req, res) => void res.status(503).end());
+  return { app, lines };
+}
+
+describe('requestLogging', () => {
+  it('writes one line with the route template, status, ms and key id, and echoes X-Request-Id', async () => {
+    const { app, lines } = appWith('info');
+    const res = await request(app)
+      .post('/v1/operations/6f1c/confirm?debug=1')
+      .set('authorization', `Bearer ${TOKEN}`)
+      .set('x-request-id', 'job-7')
+      .send({ destinationRef: 'marker-payload' });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-request-id']).toBe('job-7');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      requestId: 'job-7',
+      method: 'POST',
+      route: '/v1/operations/:operationId/confirm',
+      status: 200,
+      keyId: '0123456789abcdef01234567',
+      msg: 'POST /v1/operations/:operationId/confirm 200',
+    });
+    expect(typeof lines[0]!.ms).toBe('number');
+    const out = JSON.stringify(lines);
+    expect(out).not.toContain('S'.repeat(43));
+    expect(out).not.toContain('marker-payload');
+    expect(out).not.toContain('6f1c');
+  });
+
+  it('answers refusals with X-Request-Id too, logging the path when no route matched', async () => {
+    const { app, lines } = appWith('info');
+    const res = await request(app)
+      .post('/v1/operations/6f1c/confirm')
+      .set('traceparent', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
+    expect(res.status).toBe(401);
+    expect(res.headers['x-request-id']).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(lines[0]).toMatchObject({
+      route: 'unmatched',
+      path: '/v1/operations/6f1c/confirm',
+      status: 401,
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    });
+    expect(lines[0]!.keyId).toBeUndefined();
+  });
+
+  it('logs 5xx at error, successful probes at debug only, and the body only at debug', async () => {
+    const info = appWith('info');
+    await request(info.app).get('/health');
+    await request(info.app).get('/boom');
+    expect(info.lines.map((l) => [l.route, l.level])).toEqual([['/boom', 'error']]);
+
+    const debug = appWith('debug');
+    await request(debug.app).get('/health');
+    await request(debug.app)
+      .post('/v1/operations/6f1c/confirm')
+      .set('authorization', `Bearer ${TOKEN}`)
+      .send({ destinationRef: 'D-1' });
+    expect(debug.lines[0]).toMatchObject({ route: '/health', level: 'debug' });
+    expect(debug.lines[1]!.body).toEqual({ destinationRef: 'D-1' });
+  });
+});
