@@ -7,7 +7,7 @@ export interface GroupCommitOptions {
 }
 
 interface Waiting<R, O> {
-  readonly key: string;
+  readonly key: string | null;
   readonly request: R;
   readonly resolve: (outcome: O) => void;
   readonly reject: (error: unknown) => void;
@@ -17,11 +17,16 @@ interface Waiting<R, O> {
  * Group commit: requests that arrive while `maxInFlight` batches are running wait, and leave
  * together as the next batch, so under load many requests share one round trip and one commit,
  * while a lone request leaves at once (no timer, no added latency when idle). A batch never holds
- * two requests with the same key (callers key by stream: one statement cannot write a stream
- * twice); a request whose key is taken waits for a later batch, in arrival order.
+ * two requests with the same key (callers key by stream when one statement cannot write a stream
+ * twice); a request whose key is taken waits for a later batch, in arrival order. Requests
+ * submitted without a key (null) join any batch (their flush merges repeated streams itself).
  *
  * `flush` gets a batch and returns one outcome per request, in order; if it throws, every request
- * of that batch is rejected with the error.
+ * of that batch is rejected with the error; a missing outcome rejects its request.
+ *
+ * Used by the SQL stores for `no_stream` appends (claims, keyed by stream:
+ * sql/new-stream-appends.ts) and by `AuditWriter` for audit appends (unkeyed, flushed as one
+ * `appendBatch`).
  */
 export class GroupCommit<R, O> {
   private waiting: Waiting<R, O>[] = [];
@@ -36,8 +41,11 @@ export class GroupCommit<R, O> {
     }
   }
 
-  /** Queues `request` under `key`; resolves with its outcome once its batch is done. */
-  submit(key: string, request: R): Promise<O> {
+  /**
+   * Queues `request` under `key` (null: no key); resolves with its outcome once its batch is
+   * done, rejects with the flush's error.
+   */
+  submit(key: string | null, request: R): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ key, request, resolve, reject });
       this.pump();
@@ -64,8 +72,8 @@ export class GroupCommit<R, O> {
     const keys = new Set<string>();
     const rest: Waiting<R, O>[] = [];
     for (const w of this.waiting) {
-      if (batch.length < maxBatchSize && !keys.has(w.key)) {
-        keys.add(w.key);
+      if (batch.length < maxBatchSize && (w.key === null || !keys.has(w.key))) {
+        if (w.key !== null) keys.add(w.key);
         batch.push(w);
       } else {
         rest.push(w);
@@ -90,7 +98,8 @@ export class GroupCommit<R, O> {
   }
 }
 
-function allKeysDistinct(waiting: readonly { readonly key: string }[]): boolean {
+function allKeysDistinct(waiting: readonly { readonly key: string | null }[]): boolean {
   if (waiting.length < 2) return true;
-  return new Set(waiting.map((w) => w.key)).size === waiting.length;
+  const keys = waiting.flatMap((w) => (w.key === null ? [] : [w.key]));
+  return new Set(keys).size === keys.length;
 }

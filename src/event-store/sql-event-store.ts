@@ -13,14 +13,16 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from './event-store.port.js';
-import type { SqlExecutor } from './sql-executor.js';
+import type { SqlExecutor, SqlResult } from './sql-executor.js';
 import { appendAnyTogether } from './sql/any-appends.js';
-import { encodeEvents, encodeExpectedRevision, isUuid } from './sql/append-encoding.js';
-import { APPEND_COLUMNS, type AppendRow, toAppendOutcome } from './sql/append-row.js';
+import { appendAlone, appendBatchAlone } from './sql/append-alone.js';
+import { encodeEvents, isUuid } from './sql/append-encoding.js';
 import { NewStreamAppends } from './sql/new-stream-appends.js';
 import { type RecordedEventJson, toRecordedEvent } from './sql/recorded-event-json.js';
-import { EVENT_ID_CONSTRAINT, isUniqueViolation } from './sql/sql-error.js';
-import { toStoreError } from './sql/store-error.js';
+import { FIND_STREAM_NAME } from './sql/statements/find-stream-name.js';
+import { READ_ALL } from './sql/statements/read-all.js';
+import { READ_STREAM } from './sql/statements/read-stream.js';
+import { TRUNCATE_BEFORE } from './sql/statements/truncate-before.js';
 
 const MAX_LIMIT = 2 ** 31 - 1;
 
@@ -74,22 +76,20 @@ export class SqlEventStore implements EventStore {
   readonly #appendListeners = new Set<() => void>();
   #watchingOthers = false;
   readonly #newStreams: NewStreamAppends;
+  /** {@link sql} refusing every statement once the store is closing. */
+  readonly #open: SqlExecutor;
 
   constructor(
     private readonly sql: SqlExecutor,
     private readonly release: () => Promise<void>,
     options: SqlEventStoreOptions = {},
   ) {
-    this.#newStreams = new NewStreamAppends(
-      sql,
-      (a) => this.appendAlone(a.streamName, NO_STREAM, a.encoded, a.streamId),
-      () => this.appendedHere(),
-      {
-        groupCommit: { ...DEFAULT_GROUP_COMMIT, ...options.groupCommit },
-        knownStreams: options.knownStreams ?? DEFAULT_KNOWN_STREAMS,
-        knownStreamBytes: options.knownStreamBytes ?? DEFAULT_KNOWN_STREAM_BYTES,
-      },
-    );
+    this.#open = new RefusingWhenClosed(sql, () => this.assertOpen());
+    this.#newStreams = new NewStreamAppends(this.#open, () => this.appendedHere(), {
+      groupCommit: { ...DEFAULT_GROUP_COMMIT, ...options.groupCommit },
+      knownStreams: options.knownStreams ?? DEFAULT_KNOWN_STREAMS,
+      knownStreamBytes: options.knownStreamBytes ?? DEFAULT_KNOWN_STREAM_BYTES,
+    });
   }
 
   /** The executor of this store's database, for other tables (projections) in the same database. */
@@ -111,7 +111,7 @@ export class SqlEventStore implements EventStore {
       if (!settled.ok) throw settled.error;
       return settled.result;
     }
-    const result = await this.appendAlone(streamName, expectedRevision, encoded, streamId);
+    const result = await appendAlone(this.#open, { streamName, expectedRevision, encoded, streamId });
     if (!result.deduplicated) this.appendedHere();
     return result;
   }
@@ -124,26 +124,9 @@ export class SqlEventStore implements EventStore {
     }
     if (allAny) {
       this.assertOpen();
-      const outcomes = await appendAnyTogether(this.sql, requests, () => this.appendedHere());
-      if (outcomes) return outcomes;
+      return appendAnyTogether(this.#open, requests, () => this.appendedHere());
     }
-    const payload = requests.map((request) => ({
-      stream: request.streamName,
-      expected: encodeExpectedRevision(request.expectedRevision),
-      events: encodeEvents(request.streamName, request.events),
-    }));
-    const { rows } = await this.withIdRaceRetry(requests[0]!.streamName, () =>
-      this.sql.query<AppendRow & { request_index: number }>(
-        `select request_index, ${APPEND_COLUMNS} from ledger_append_batch($1::text::jsonb)`,
-        [JSON.stringify(payload)],
-      ),
-    );
-    const outcomes = new Array<BatchAppendOutcome>(requests.length);
-    for (const row of rows) {
-      const index = Number(row.request_index);
-      const request = requests[index]!;
-      outcomes[index] = toAppendOutcome(request.streamName, request.expectedRevision, row);
-    }
+    const outcomes = await appendBatchAlone(this.#open, requests);
     if (outcomes.some((o) => o.ok && !o.deduplicated)) this.appendedHere();
     return outcomes;
   }
@@ -153,10 +136,10 @@ export class SqlEventStore implements EventStore {
     if (typeof from !== 'bigint' || from < 0n) {
       throw new RangeError(`fromRevision must be a bigint >= 0, got ${String(from)}`);
     }
-    const { rows } = await this.query<{ event: RecordedEventJson }>(
-      'select event from ledger_read_stream($1, $2::text::bigint)',
-      [streamName, from.toString()],
-    );
+    const { rows } = await this.#open.query<{ event: RecordedEventJson }>(READ_STREAM.text, [
+      streamName,
+      from.toString(),
+    ]);
     return rows.map((row) => toRecordedEvent(row.event));
   }
 
@@ -166,10 +149,10 @@ export class SqlEventStore implements EventStore {
       throw new RangeError(`readAll: limit must be an integer in 0..${MAX_LIMIT}, got ${limit}`);
     }
     if (limit === 0) return [];
-    const { rows } = await this.query<{ event: RecordedEventJson }>(
-      'select event from ledger_read_all($1::text::bigint, $2::integer)',
-      [after.toString(), limit],
-    );
+    const { rows } = await this.#open.query<{ event: RecordedEventJson }>(READ_ALL.text, [
+      after.toString(),
+      limit,
+    ]);
     return rows.map((row) => toRecordedEvent(row.event));
   }
 
@@ -178,19 +161,16 @@ export class SqlEventStore implements EventStore {
       throw new RangeError(`truncateBefore: revision must be a bigint >= 0, got ${String(revision)}`);
     }
     this.#newStreams.forget(streamName);
-    const { rows } = await this.query<{ deleted: string | number | bigint }>(
-      'select ledger_truncate_before($1, $2::text::bigint)::text as deleted',
-      [streamName, revision.toString()],
-    );
+    const { rows } = await this.#open.query<{ deleted: string | number | bigint }>(TRUNCATE_BEFORE.text, [
+      streamName,
+      revision.toString(),
+    ]);
     return BigInt(rows[0]?.deleted ?? 0);
   }
 
   async findStreamName(streamId: string): Promise<string | null> {
     if (!isUuid(streamId)) return null;
-    const { rows } = await this.query<{ stream_name: string }>(
-      'select stream_name from ledger_streams where stream_id = $1::text::uuid',
-      [streamId],
-    );
+    const { rows } = await this.#open.query<{ stream_name: string }>(FIND_STREAM_NAME.text, [streamId]);
     return rows[0]?.stream_name ?? null;
   }
 
@@ -252,46 +232,6 @@ export class SqlEventStore implements EventStore {
     }
   }
 
-  /** One append through `ledger_append` (the general path; it also settles idempotent retries). */
-  private async appendAlone(
-    streamName: string,
-    expectedRevision: ExpectedRevision,
-    encoded: unknown[],
-    streamId: string | null,
-  ): Promise<AppendResult> {
-    const params = [streamName, encodeExpectedRevision(expectedRevision), JSON.stringify(encoded), streamId];
-    const { rows } = await this.withIdRaceRetry(streamName, () =>
-      this.sql.queryPrepared<AppendRow>(
-        'ledger_append',
-        `select ${APPEND_COLUMNS} from ledger_append($1, $2, $3::text::jsonb, $4::text::uuid)`,
-        params,
-      ),
-    );
-    const outcome = toAppendOutcome(streamName, expectedRevision, single(rows));
-    if (!outcome.ok) throw outcome.error;
-    const { ok: _ok, ...result } = outcome;
-    return result;
-  }
-
-  private query<T>(sql: string, params: unknown[]) {
-    this.assertOpen();
-    return this.sql.query<T>(sql, params);
-  }
-
-  private async withIdRaceRetry<T>(streamName: string, call: () => Promise<T>): Promise<T> {
-    this.assertOpen();
-    try {
-      return await call();
-    } catch (error) {
-      if (!isUniqueViolation(error, EVENT_ID_CONSTRAINT)) throw toStoreError(streamName, error);
-    }
-    try {
-      return await call();
-    } catch (error) {
-      throw toStoreError(streamName, error);
-    }
-  }
-
   private assertOpen(): void {
     if (this.#closing) throw new EventStoreUnavailableError('The event store is closed');
   }
@@ -303,7 +243,30 @@ function encodeStreamId(streamId: string | undefined): string | null {
   return streamId;
 }
 
-function single<T>(rows: T[]): T {
-  if (rows.length !== 1) throw new Error(`Expected one row from the append function, got ${rows.length}`);
-  return rows[0]!;
+/** {@link SqlExecutor} that runs `assertOpen` before every statement (a closed store refuses at once). */
+class RefusingWhenClosed implements SqlExecutor {
+  constructor(
+    private readonly sql: SqlExecutor,
+    private readonly assertOpen: () => void,
+  ) {}
+
+  async query<T>(text: string, params?: unknown[]): Promise<SqlResult<T>> {
+    this.assertOpen();
+    return this.sql.query<T>(text, params);
+  }
+
+  async queryPrepared<T>(name: string, text: string, params: unknown[]): Promise<SqlResult<T>> {
+    this.assertOpen();
+    return this.sql.queryPrepared<T>(name, text, params);
+  }
+
+  async exec(script: string): Promise<void> {
+    this.assertOpen();
+    return this.sql.exec(script);
+  }
+
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    return this.sql.transaction(fn);
+  }
 }

@@ -5,6 +5,7 @@ import {
   WrongExpectedVersionError,
 } from '../../src/event-store/event-store.port.js';
 import type { SqlEventStore } from '../../src/event-store/sql-event-store.js';
+import { AuditWriter } from '../../src/operations/core/audit-writer.js';
 import type { RecordedEvent } from '../../src/event-store/event-store.port.js';
 import { expectStrictlyIncreasing, ids, newEvents, sleep, streamName } from './event-store-test-kit.js';
 import { appendRaw, countStoredEvents } from './sql-test-kit.js';
@@ -29,9 +30,10 @@ async function readAllUntilSeen(store: SqlEventStore, wanted: ReadonlySet<string
 
 /**
  * Group commit of the SQL stores (SqlEventStore): `no_stream` appends arriving together are
- * written by one set-based statement, and an `appendBatch` of `any` appends by another. Every
- * append must still get exactly the answer it would get alone — checked here by reading back what
- * is stored, not by trusting the returned positions.
+ * written by one set-based statement, and an `appendBatch` of `any` appends by another — which is
+ * what `AuditWriter` sends, through the same GroupCommit. Every append must still get exactly the
+ * answer it would get alone — checked here by reading back what is stored, not by trusting the
+ * returned positions.
  */
 export function describeGroupCommit(name: string, open: () => Promise<SqlEventStore>): void {
   describe(`group commit: ${name}`, () => {
@@ -246,6 +248,50 @@ export function describeGroupCommit(name: string, open: () => Promise<SqlEventSt
       expect(again[1]!.ok).toBe(true);
       expect(await countStoredEvents(store.executor, stream)).toBe(2);
       expect(await countStoredEvents(store.executor, other)).toBe(1);
+    });
+
+    it('group-commits concurrent audit writes, each answered on its own', async () => {
+      const audit = new AuditWriter(store);
+      const decision = streamName('gc-audit-decision');
+      await store.append(decision, newEvents(2), NO_STREAM); // revision 1
+      const shared = streamName('gc-audit-shared');
+      const plain = Array.from({ length: 20 }, (_, i) => ({
+        stream: i % 2 === 0 ? shared : streamName('gc-audit-own'),
+        events: newEvents(1, `Plain${i}`),
+      }));
+      const current = Array.from({ length: 5 }, () => newEvents(1, 'Current'));
+      const stale = Array.from({ length: 5 }, () => newEvents(1, 'Stale'));
+      const conditional = streamName('gc-audit-conditional');
+
+      const [, currentResults, staleResults] = await Promise.all([
+        Promise.all(plain.map(({ stream, events }) => audit.write(stream, events))),
+        Promise.all(
+          current.map((events) =>
+            audit.writeIfUnchanged(conditional, events, { streamName: decision, revision: 1n }),
+          ),
+        ),
+        Promise.all(
+          stale.map((events) =>
+            audit.writeIfUnchanged(conditional, events, { streamName: decision, revision: 0n }),
+          ),
+        ),
+      ]);
+
+      expect(currentResults).toEqual(current.map(() => true));
+      expect(staleResults).toEqual(stale.map(() => false));
+      const storedConditional = await store.read(conditional);
+      expect(ids(storedConditional).sort()).toEqual(current.flatMap(ids).sort());
+      const storedShared = await store.read(shared);
+      expect(ids(storedShared)).toEqual(
+        plain.filter((p) => p.stream === shared).flatMap((p) => ids(p.events)),
+      );
+      for (const { stream, events } of plain.filter((p) => p.stream !== shared)) {
+        expect(ids(await store.read(stream))).toEqual(ids(events));
+      }
+      // they really were written together: fewer transactions than writes
+      const written = [...storedShared, ...storedConditional];
+      expect(new Set(written.map((e) => transactionOf(e.globalPosition))).size).toBeLessThan(written.length);
+      expect(await store.read(decision)).toHaveLength(2);
     });
   });
 }

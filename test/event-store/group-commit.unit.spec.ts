@@ -49,6 +49,41 @@ describe('GroupCommit', () => {
     await Promise.all(all);
   });
 
+  it('lets requests without a key share a batch with any request, the same stream twice included', async () => {
+    const f = controlledFlush();
+    const group = new GroupCommit(f.flush, { maxInFlight: 1, maxBatchSize: 3 });
+    const all = [
+      group.submit(null, 'a1'),
+      group.submit(null, 'a2'),
+      group.submit('k', 'k1'),
+      group.submit(null, 'a3'),
+      group.submit('k', 'k2'),
+      group.submit(null, 'a4'),
+    ];
+    for (let i = 0; i < 3; i++) {
+      await tick();
+      f.finishNext();
+    }
+    expect(f.batches).toEqual([['a1'], ['a2', 'k1', 'a3'], ['k2', 'a4']]);
+    expect(await Promise.all(all)).toEqual([
+      'done:a1',
+      'done:a2',
+      'done:k1',
+      'done:a3',
+      'done:k2',
+      'done:a4',
+    ]);
+  });
+
+  it('rejects a request its flush returned no outcome for', async () => {
+    const group = new GroupCommit<string, string>(async (batch) => batch.slice(1), {
+      maxInFlight: 1,
+      maxBatchSize: 10,
+    });
+    const first = group.submit('a', 'a');
+    await expect(first).rejects.toThrow('GroupCommit: no outcome');
+  });
+
   it('runs at most maxInFlight batches at once', async () => {
     const f = controlledFlush();
     const group = new GroupCommit(f.flush, { maxInFlight: 2, maxBatchSize: 100 });

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { installEventStoreSchema } from '../sql/event-store-schema.js';
-import { APPENDED_CHANNEL } from '../sql/migrations/0004-append-notifications.js';
+import { APPENDED_CHANNEL, NOTIFY_APPENDED } from '../sql/statements/notify-appended.js';
 import type { GroupCommitOptions } from '../group-commit.js';
 import { SqlEventStore } from '../sql-event-store.js';
 import { PgNotificationListener } from './pg-notification-listener.js';
@@ -65,7 +65,7 @@ export class PostgresEventStore extends SqlEventStore {
   }
 
   /**
-   * Other processes' appends arrive as NOTIFY on `ledger_events_appended` (migration 4), over one
+   * Other processes' appends arrive as NOTIFY on `ledger_events_appended` ({@link APPENDED_CHANNEL}), over one
    * dedicated session opened on the first subscription and reconnected when it drops.
    */
   #notifying = false;
@@ -84,7 +84,7 @@ export class PostgresEventStore extends SqlEventStore {
     }
     this.#notifying = true;
     this.pgExecutor
-      .query(`select pg_notify('${APPENDED_CHANNEL}', '')`)
+      .query(NOTIFY_APPENDED.text)
       .catch(() => undefined)
       .finally(() => {
         this.#notifying = false;

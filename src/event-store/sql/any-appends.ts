@@ -5,9 +5,10 @@ import {
   wrongExpectedVersion,
 } from '../event-store.port.js';
 import type { SqlExecutor } from '../sql-executor.js';
+import { appendBatchAlone } from './append-alone.js';
 import { encodeEvents } from './append-encoding.js';
-import { APPEND_ANY_STATEMENT, type AppendAnyRow } from './set-append-statements.js';
 import { isSettledAppendByAppend } from './sql-error.js';
+import { APPEND_ANY, type AppendAnyRow } from './statements/append-any.js';
 import { toStoreError } from './store-error.js';
 
 /** `any` appends to one stream under one condition, merged in request order. */
@@ -21,21 +22,23 @@ interface MergedAnyAppend {
 
 /**
  * An `appendBatch` of `any` appends (all of `requests` have expected revision `any`) as
- * `ledger_append_any` calls (migration 8): requests for the same stream with the same `onlyIf` are
+ * `ledger_append_any` calls (sql/functions/ledger-append-any.ts): requests for the same stream with the same `onlyIf` are
  * merged (in request order) into one and split back; a stream named again with another condition
  * goes to a next call. `written` is called after each call that stored events.
  *
- * Without conditions, returns null when a call failed with a unique violation or deadlock (the
- * caller then runs `ledger_append_batch`, which settles idempotent retries and reports
- * conflicts). With conditions, which `ledger_append_batch` cannot check, the failed call's
- * requests are retried one by one, and a request that fails alone raises its error.
+ * When a call fails with a unique violation or deadlock: without conditions, the whole batch is
+ * replayed through `ledger_append_batch` (`appendBatchAlone`, sql/append-alone.ts), which settles
+ * idempotent retries and reports conflicts (all of a batch without conditions merges into one
+ * call, so nothing was written before); with conditions, which `ledger_append_batch` cannot
+ * check, the failed call's requests are retried one call each, and a request that fails alone
+ * raises its error.
  * @throws the executor's errors (EventStoreUnavailableError …), EventIdConflictError.
  */
 export async function appendAnyTogether(
   sql: SqlExecutor,
   requests: readonly AppendRequest[],
   written: () => void,
-): Promise<BatchAppendOutcome[] | null> {
+): Promise<BatchAppendOutcome[]> {
   const conditional = requests.some((r) => r.onlyIf);
   const outcomes = new Array<BatchAppendOutcome>(requests.length);
   for (const round of anyAppendRounds(requests)) {
@@ -44,7 +47,11 @@ export async function appendAnyTogether(
       wrote = await appendAnyRound(sql, round, outcomes);
     } catch (error) {
       if (!isSettledAppendByAppend(error)) throw toStoreError(requests[0]!.streamName, error);
-      if (!conditional) return null;
+      if (!conditional) {
+        const replayed = await appendBatchAlone(sql, requests);
+        if (replayed.some((o) => o.ok && !o.deduplicated)) written();
+        return replayed;
+      }
       wrote = false;
       for (const merged of round) {
         const alone = await appendAnyRound(sql, [merged], outcomes).catch((failure: unknown) => {
@@ -64,7 +71,7 @@ async function appendAnyRound(
   round: readonly MergedAnyAppend[],
   outcomes: BatchAppendOutcome[],
 ): Promise<boolean> {
-  const { rows } = await sql.queryPrepared<AppendAnyRow>('ledger_append_any', APPEND_ANY_STATEMENT, [
+  const { rows } = await sql.queryPrepared<AppendAnyRow>(APPEND_ANY.name, APPEND_ANY.text, [
     JSON.stringify(
       round.map((m) => ({
         stream: m.stream,

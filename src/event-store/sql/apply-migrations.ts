@@ -1,15 +1,13 @@
 import type { SqlExecutor } from '../sql-executor.js';
 import type { Migration } from './migration.js';
+import {
+  CREATE_MIGRATIONS_TABLE,
+  LOCK_SCHEMA,
+  RECORD_MIGRATION,
+  SELECT_APPLIED_MIGRATIONS,
+} from './statements/schema-migrations.js';
 
-/** Key of the transaction-scoped advisory lock that serialises schema installs ("Ledger" in ASCII). */
-export const SCHEMA_LOCK_KEY = '83998359905650';
-
-const CREATE_MIGRATIONS_TABLE = `
-create table if not exists ledger_schema_migrations (
-  version    integer     primary key,
-  name       text        not null,
-  applied_at timestamptz not null default now()
-)`;
+export { SCHEMA_LOCK_KEY } from './statements/schema-migrations.js';
 
 /**
  * Applies the `migrations` not yet recorded in `ledger_schema_migrations`, in version order, in ONE
@@ -26,11 +24,9 @@ export async function applyMigrations(
 ): Promise<number[]> {
   assertOrdered(migrations);
   return executor.transaction(async (tx) => {
-    await tx.query(`select pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`);
+    await tx.query(LOCK_SCHEMA);
     await tx.exec(CREATE_MIGRATIONS_TABLE);
-    const { rows } = await tx.query<{ version: number; name: string }>(
-      'select version, name from ledger_schema_migrations',
-    );
+    const { rows } = await tx.query<{ version: number; name: string }>(SELECT_APPLIED_MIGRATIONS);
     const recorded = new Map(rows.map((row) => [Number(row.version), row.name]));
     const applied: number[] = [];
     for (const migration of migrations) {
@@ -44,10 +40,7 @@ export async function applyMigrations(
         continue;
       }
       await tx.exec(migration.sql);
-      await tx.query('insert into ledger_schema_migrations (version, name) values ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
+      await tx.query(RECORD_MIGRATION, [migration.version, migration.name]);
       applied.push(migration.version);
     }
     return applied;

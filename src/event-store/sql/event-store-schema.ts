@@ -9,6 +9,7 @@ import { truncateBeforeMigration } from './migrations/0005-truncate-before.js';
 import { notifyAfterCommitMigration } from './migrations/0006-notify-after-commit.js';
 import { dropStreamForeignKeyMigration } from './migrations/0007-drop-stream-foreign-key.js';
 import { setAppendFunctionsMigration } from './migrations/0008-set-append-functions.js';
+import { heldStreamsByIndexMigration } from './migrations/0009-held-streams-by-index.js';
 
 /**
  * The event store schema, shared verbatim by the PostgreSQL and PGlite adapters, in apply order.
@@ -24,6 +25,7 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
   notifyAfterCommitMigration,
   dropStreamForeignKeyMigration,
   setAppendFunctionsMigration,
+  heldStreamsByIndexMigration,
 ];
 
 /**

@@ -1,5 +1,4 @@
 import {
-  type AppendResult,
   type EventToAppend,
   NO_STREAM,
   type RecordedEvent,
@@ -7,10 +6,13 @@ import {
 } from '../event-store.port.js';
 import { GroupCommit, type GroupCommitOptions } from '../group-commit.js';
 import type { SqlExecutor } from '../sql-executor.js';
+import { type SettledAppend, settleEachAlone } from './append-alone.js';
 import { KnownStreams, type KnownStream } from './known-streams.js';
 import { type RecordedEventJson, toRecordedEvent } from './recorded-event-json.js';
-import { CREATE_STREAMS_STATEMENT, type CreateStreamsRow } from './set-append-statements.js';
 import { isSettledAppendByAppend } from './sql-error.js';
+import { CREATE_STREAMS, type CreateStreamsRow } from './statements/create-streams.js';
+
+export type { SettledAppend } from './append-alone.js';
 
 /** A `no_stream` append: its events, their encoding for the functions, the stream's alias. */
 export interface NewStreamAppend {
@@ -19,10 +21,6 @@ export interface NewStreamAppend {
   readonly encoded: unknown[];
   readonly streamId: string | null;
 }
-
-/** Outcome of one append of a group commit: the result, or the error that append alone raises. */
-export type SettledAppend =
-  { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
 /** Limits of {@link NewStreamAppends}. */
 export interface NewStreamAppendsOptions {
@@ -33,13 +31,14 @@ export interface NewStreamAppendsOptions {
 }
 
 /**
- * The claim path of the SQL stores: `no_stream` appends group-committed through
- * `ledger_create_streams` (migration 8), with the streams they were refused on held
+ * The claim path of the SQL stores: `no_stream` appends group-committed ({@link GroupCommit})
+ * through `ledger_create_streams` (sql/functions/ledger-create-streams.ts), with the streams they were refused on held
  * ({@link KnownStreams}) so a repeated refusal of an unchanged stream does not send its events
  * again. Each append gets exactly the answer `ledger_append` would give it alone: a stream that
  * exists is refused with its events — unless the call could not see it yet, or it already holds
  * one of the append's ids (an idempotent retry): those, and a whole batch that failed with a
- * unique violation or deadlock, go through `appendAlone` (the caller's `ledger_append` path).
+ * unique violation or deadlock, are replayed one by one through `ledger_append`
+ * (`settleEachAlone`, sql/append-alone.ts).
  */
 export class NewStreamAppends {
   readonly #group: GroupCommit<NewStreamAppend, SettledAppend>;
@@ -47,8 +46,6 @@ export class NewStreamAppends {
 
   constructor(
     private readonly sql: SqlExecutor,
-    /** One append through `ledger_append`, with expected revision `no_stream`. */
-    private readonly appendAlone: (append: NewStreamAppend) => Promise<AppendResult>,
     /** Called after a batch that stored events (wake-up hints). */
     private readonly written: () => void,
     options: NewStreamAppendsOptions,
@@ -86,11 +83,9 @@ export class NewStreamAppends {
     }));
     let rows: CreateStreamsRow[];
     try {
-      ({ rows } = await this.sql.queryPrepared<CreateStreamsRow>(
-        'ledger_create_streams',
-        CREATE_STREAMS_STATEMENT,
-        [JSON.stringify(payload)],
-      ));
+      ({ rows } = await this.sql.queryPrepared<CreateStreamsRow>(CREATE_STREAMS.name, CREATE_STREAMS.text, [
+        JSON.stringify(payload),
+      ]));
     } catch (error) {
       if (!isSettledAppendByAppend(error)) throw error;
       return this.settleAlone(batch);
@@ -143,15 +138,16 @@ export class NewStreamAppends {
     return undefined;
   }
 
-  /** Each append alone through `appendAlone`, each with its own outcome. */
+  /** Each append alone through `ledger_append`, each with its own outcome. */
   private settleAlone(batch: readonly NewStreamAppend[]): Promise<SettledAppend[]> {
-    return Promise.all(
-      batch.map((a) =>
-        this.appendAlone(a).then(
-          (result): SettledAppend => ({ ok: true, result }),
-          (error: unknown): SettledAppend => ({ ok: false, error }),
-        ),
-      ),
+    return settleEachAlone(
+      this.sql,
+      batch.map((a) => ({
+        streamName: a.streamName,
+        expectedRevision: NO_STREAM,
+        encoded: a.encoded,
+        streamId: a.streamId,
+      })),
     );
   }
 }

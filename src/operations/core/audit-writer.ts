@@ -2,42 +2,43 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   ANY,
   type AppendRequest,
+  type BatchAppendOutcome,
   type EventStore,
   type EventToAppend,
   WrongExpectedVersionError,
 } from '../../event-store/event-store.port.js';
 import { EVENT_STORE } from '../../event-store/event-store.token.js';
+import { GroupCommit, type GroupCommitOptions } from '../../event-store/group-commit.js';
 
-interface Pending {
-  readonly request: AppendRequest;
-  /** Called with the request's outcome error, if any (a failed `onlyIf` included). */
-  readonly done: (err?: unknown) => void;
-}
+/**
+ * Group commit of audit appends: one batch in flight (as before the GroupCommit), up to 256
+ * appends per `appendBatch`; requests are unkeyed, since the SQL stores merge repeated streams of
+ * one batch (sql/any-appends.ts) and EventStoreDB appends them one by one.
+ */
+export const AUDIT_GROUP_COMMIT: GroupCommitOptions = { maxInFlight: 1, maxBatchSize: 256 };
 
 /**
  * Appends audit events (duplicate claims, payload conflicts) to companion streams with expected
- * revision `any`, grouping every request that arrives while a write is in flight into ONE
- * `appendBatch` round trip (group commit). Callers await durability of their own events.
+ * revision `any`. Requests that arrive while a write is in flight leave together as ONE
+ * `appendBatch` round trip, through the event store's {@link GroupCommit} (the same mechanism as
+ * the SQL stores' claim path). Callers await durability of their own events.
  */
 @Injectable()
 export class AuditWriter {
-  private queue: Pending[] = [];
-  private flushing = false;
+  readonly #group: GroupCommit<AppendRequest, BatchAppendOutcome>;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(@Inject(EVENT_STORE) store: EventStore) {
+    this.#group = new GroupCommit((batch) => store.appendBatch(batch), AUDIT_GROUP_COMMIT);
+  }
 
   /**
    * Appends `events` to `streamName`; resolves when they are stored.
    * @throws EventStoreUnavailableError when the store is down.
    */
-  write(streamName: string, events: readonly EventToAppend[]): Promise<void> {
-    if (events.length === 0) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      this.enqueue({
-        request: { streamName, events, expectedRevision: ANY },
-        done: (err) => (err ? reject(err) : resolve()),
-      });
-    });
+  async write(streamName: string, events: readonly EventToAppend[]): Promise<void> {
+    if (events.length === 0) return;
+    const outcome = await this.#group.submit(null, { streamName, events, expectedRevision: ANY });
+    if (!outcome.ok) throw outcome.error;
   }
 
   /**
@@ -47,47 +48,19 @@ export class AuditWriter {
    * @returns true when stored, false when that stream had moved on (nothing stored).
    * @throws EventStoreUnavailableError when the store is down.
    */
-  writeIfUnchanged(
+  async writeIfUnchanged(
     streamName: string,
     events: readonly EventToAppend[],
     onlyIf: { readonly streamName: string; readonly revision: bigint },
   ): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.enqueue({
-        request: { streamName, events, expectedRevision: ANY, onlyIf },
-        done: (err) => {
-          if (err instanceof WrongExpectedVersionError && err.streamName === onlyIf.streamName)
-            resolve(false);
-          else if (err) reject(err);
-          else resolve(true);
-        },
-      });
-    });
-  }
-
-  private enqueue(pending: Pending): void {
-    this.queue.push(pending);
-    if (!this.flushing) void this.flush();
-  }
-
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
-        try {
-          const outcomes = await this.store.appendBatch(batch.map((p) => p.request));
-          batch.forEach((p, i) => {
-            const o = outcomes[i];
-            p.done(o && !o.ok ? o.error : undefined);
-          });
-        } catch (err) {
-          for (const p of batch) p.done(err);
-        }
-      }
-    } finally {
-      this.flushing = false;
+    const outcome = await this.#group.submit(null, { streamName, events, expectedRevision: ANY, onlyIf });
+    if (outcome.ok) return true;
+    if (
+      outcome.error instanceof WrongExpectedVersionError &&
+      outcome.error.streamName === onlyIf.streamName
+    ) {
+      return false;
     }
+    throw outcome.error;
   }
 }

@@ -1,0 +1,20 @@
+/**
+ * `ledger_event_json(e ledger_events)`: one event as the JSON object the TypeScript side maps
+ * (`RecordedEventJson`, sql/recorded-event-json.ts): positions as decimal strings, since they
+ * exceed 2^53 on old clusters; `recordedAt` ISO 8601 UTC with microseconds.
+ */
+export const LEDGER_EVENT_JSON_FUNCTION = `
+create or replace function ledger_event_json(e ledger_events) returns jsonb
+language sql stable
+as $$
+  select jsonb_build_object(
+    'id', e.event_id,
+    'type', e.type,
+    'streamName', e.stream_name,
+    'streamPosition', e.stream_position::text,
+    'globalPosition', e.global_position::text,
+    'data', e.data,
+    'metadata', e.metadata,
+    'recordedAt', to_char(e.recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
+$$;
+`;
