@@ -45,22 +45,24 @@ export interface SqlEventStoreOptions {
 }
 
 /**
- * The event store over the shared SQL schema (`src/event-store/sql/`), written once for both
+ * The event store over the shared SQL schema (`src/event-store/sql/`: stored functions in
+ * `sql/functions/`, the statements that call them in `sql/statements/`), written once for both
  * PostgreSQL (pg) and PGlite: every method is one statement calling a schema function, so the
  * adapters differ only in how they connect. Semantics are the port's (EventStoreDB's).
  *
- * - append / appendBatch: `ledger_append` / `ledger_append_batch`, one round trip; a refused
- *   expected revision comes back with the stream's events (`WrongExpectedVersionError.currentEvents`).
- *   A unique violation on an event id (a concurrent append inserted it first) is retried once, which
- *   then deduplicates or reports the conflict.
- * - Group commit (the claim path, `sql/new-stream-appends.ts`): `no_stream` appends that arrive
- *   while earlier ones are being written leave together as one `ledger_create_streams` call
- *   (migration 8), and an `appendBatch` of `any` appends is one `ledger_append_any` call
- *   (`sql/any-appends.ts`). Results are per append and the same as `ledger_append`'s; when a call
- *   fails with a unique violation or a deadlock (a reused event id, a race it cannot settle), each
- *   of its appends is replayed alone through `ledger_append`, so every caller gets its own exact
- *   answer. A refused claim's stream is held in memory (`sql/known-streams.ts`) and offered as
- *   {@link peek}; a repeated refusal of an unchanged stream does not send its events again.
+ * - append / appendBatch: `ledger_append` / `ledger_append_batch`, one round trip
+ *   (`sql/append-alone.ts`); a refused expected revision comes back with the stream's events
+ *   (`WrongExpectedVersionError.currentEvents`). A unique violation on an event id (a concurrent
+ *   append inserted it first) is retried once, which then deduplicates or reports the conflict.
+ * - Group commit (the claim path, `sql/new-stream-appends.ts`, through `GroupCommit`):
+ *   `no_stream` appends that arrive while earlier ones are being written leave together as one
+ *   `ledger_create_streams` call, and an `appendBatch` of `any` appends (what `AuditWriter`
+ *   group-commits) is one `ledger_append_any` call (`sql/any-appends.ts`). Results are per append
+ *   and the same as `ledger_append`'s; when a call fails with a unique violation or a deadlock (a
+ *   reused event id, a race it cannot settle), its appends are replayed one by one
+ *   (`sql/append-alone.ts`), so every caller gets its own exact answer. A refused claim's stream
+ *   is held in memory (`sql/known-streams.ts`) and offered as {@link peek}; a repeated refusal of
+ *   an unchanged stream does not send its events again.
  * - readAll: `ledger_read_all`, bounded by the transaction-id high-water mark. Call it outside a
  *   transaction that has written: a transaction never sees its own events in readAll. While any
  *   transaction of the PostgreSQL cluster holds a transaction id (in any database), readAll
@@ -176,7 +178,7 @@ export class SqlEventStore implements EventStore {
 
   /**
    * Calls `listener` after every append of this instance that wrote events, and — where the
-   * subclass implements {@link watchOtherWriters} (PostgreSQL: LISTEN/NOTIFY, migration 4) — after
+   * subclass implements {@link watchOtherWriters} (PostgreSQL: LISTEN/NOTIFY on `ledger_events_appended`) — after
    * appends of other processes. A wake-up hint only (see the port).
    */
   subscribeToAppends(listener: () => void): () => void {

@@ -1,48 +1,50 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import type { SqlExecutor, SqlResult } from '../sql-executor.js';
 import { runInSavepoint } from '../sql/savepoint.js';
-import { toUnavailableError } from './unavailable-error.js';
+import { orUnavailable } from './unavailable-error.js';
+
+/** What a pg `Pool` and a checked-out `PoolClient` share: running one query. */
+interface PgQueryable {
+  query(config: QueryConfig): Promise<QueryResult>;
+}
+
+/**
+ * Statements on a pg pool or client; failures as {@link orUnavailable}. A query without values
+ * runs over the simple protocol, so {@link exec} takes multi-statement scripts.
+ */
+abstract class PgStatements {
+  protected constructor(private readonly target: PgQueryable) {}
+
+  async query<T>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
+    const result = await orUnavailable(() => this.target.query({ text: sql, values: params }));
+    return { rows: result.rows as T[] };
+  }
+
+  async queryPrepared<T>(name: string, sql: string, params: unknown[]): Promise<SqlResult<T>> {
+    const result = await orUnavailable(() => this.target.query({ name, text: sql, values: params }));
+    return { rows: result.rows as T[] };
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.query(script);
+  }
+}
 
 /**
  * {@link SqlExecutor} over a pg `Pool`: each query borrows a connection; `transaction` holds one
  * connection for BEGIN … COMMIT. Connection failures and timeouts become
  * `EventStoreUnavailableError`; a connection that failed is destroyed, not returned to the pool.
  */
-export class PgPoolExecutor implements SqlExecutor {
+export class PgPoolExecutor extends PgStatements implements SqlExecutor {
   constructor(
     /** The underlying pool, for code that needs pg itself (LISTEN, COPY). */
     readonly pool: Pool,
-  ) {}
-
-  async query<T>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
-    try {
-      const result = await this.pool.query(sql, params);
-      return { rows: result.rows as T[] };
-    } catch (error) {
-      throw toUnavailableError(error);
-    }
-  }
-
-  async queryPrepared<T>(name: string, sql: string, params: unknown[]): Promise<SqlResult<T>> {
-    try {
-      const result = await this.pool.query({ name, text: sql, values: params });
-      return { rows: result.rows as T[] };
-    } catch (error) {
-      throw toUnavailableError(error);
-    }
-  }
-
-  async exec(script: string): Promise<void> {
-    await this.query(script);
+  ) {
+    super(pool);
   }
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    let client: PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw toUnavailableError(error);
-    }
+    const client = await orUnavailable(() => this.pool.connect());
     const tx = new PgClientExecutor(client);
     let broken: unknown;
     // A checked-out client has no pool error listener: a connection dropped between statements
@@ -66,29 +68,9 @@ export class PgPoolExecutor implements SqlExecutor {
 }
 
 /** {@link SqlExecutor} bound to one pg client inside an open transaction; nesting uses savepoints. */
-class PgClientExecutor implements SqlExecutor {
-  constructor(private readonly client: PoolClient) {}
-
-  async query<T>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
-    try {
-      const result = await this.client.query(sql, params);
-      return { rows: result.rows as T[] };
-    } catch (error) {
-      throw toUnavailableError(error);
-    }
-  }
-
-  async queryPrepared<T>(name: string, sql: string, params: unknown[]): Promise<SqlResult<T>> {
-    try {
-      const result = await this.client.query({ name, text: sql, values: params });
-      return { rows: result.rows as T[] };
-    } catch (error) {
-      throw toUnavailableError(error);
-    }
-  }
-
-  async exec(script: string): Promise<void> {
-    await this.query(script);
+class PgClientExecutor extends PgStatements implements SqlExecutor {
+  constructor(client: PoolClient) {
+    super(client);
   }
 
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {

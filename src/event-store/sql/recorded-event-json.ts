@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../event-store.port.js';
 
 /**
- * One event as `ledger_event_json` (migration 2) renders it. Positions are decimal strings because
+ * One event as `ledger_event_json` (sql/functions/ledger-event-json.ts) renders it. Positions are decimal strings because
  * they can exceed 2^53 (JSON numbers would lose digits); `recordedAt` is ISO 8601 UTC.
  */
 export interface RecordedEventJson {
