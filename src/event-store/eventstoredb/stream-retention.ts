@@ -6,7 +6,7 @@ import { MAX_STREAM_AGE_SECONDS, updateStreamMetadata } from './stream-metadata.
  * Retention through EventStoreDB stream metadata (docs "Stream metadata", "Deleting events",
  * "Scavenging"). Both settings hide events from STREAM reads at once; the events stay in the
  * transaction log — and in `$all` reads — until a scavenge removes them. Retention must never
- * silently reopen a key (README "Recovery and operator workflows", retention): the caller keeps
+ * silently reopen a key (docs/domain.md "Retention"): the caller keeps
  * a tombstone (key, fingerprint, outcome) before an operation's events may go.
  */
 
