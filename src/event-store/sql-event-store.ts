@@ -178,7 +178,7 @@ export class SqlEventStore implements EventStore {
 
   /**
    * Calls `listener` after every append of this instance that wrote events, and — where the
-   * subclass implements {@link watchOtherWriters} (PostgreSQL: LISTEN/NOTIFY on `ledger_events_appended`) — after
+   * subclass implements {@link watchOtherWriters} (PostgreSQL: LISTEN/NOTIFY) — after
    * appends of other processes. A wake-up hint only (see the port).
    */
   subscribeToAppends(listener: () => void): () => void {

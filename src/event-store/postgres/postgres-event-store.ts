@@ -65,7 +65,7 @@ export class PostgresEventStore extends SqlEventStore {
   }
 
   /**
-   * Other processes' appends arrive as NOTIFY on `ledger_events_appended` ({@link APPENDED_CHANNEL}), over one
+   * Other processes' appends arrive as NOTIFY on {@link APPENDED_CHANNEL}, over one
    * dedicated session opened on the first subscription and reconnected when it drops.
    */
   #notifying = false;

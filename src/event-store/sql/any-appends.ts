@@ -22,9 +22,9 @@ interface MergedAnyAppend {
 
 /**
  * An `appendBatch` of `any` appends (all of `requests` have expected revision `any`) as
- * `ledger_append_any` calls (sql/functions/ledger-append-any.ts): requests for the same stream with the same `onlyIf` are
- * merged (in request order) into one and split back; a stream named again with another condition
- * goes to a next call. `written` is called after each call that stored events.
+ * `ledger_append_any` calls (sql/functions/ledger-append-any.ts): requests for the same stream
+ * with the same `onlyIf` are merged (in request order) into one and split back; a stream named
+ * again with another condition goes to a next call. `written` is called after each call that stored events.
  *
  * When a call fails with a unique violation or deadlock: without conditions, the whole batch is
  * replayed through `ledger_append_batch` (`appendBatchAlone`, sql/append-alone.ts), which settles

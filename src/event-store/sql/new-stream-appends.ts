@@ -32,13 +32,13 @@ export interface NewStreamAppendsOptions {
 
 /**
  * The claim path of the SQL stores: `no_stream` appends group-committed ({@link GroupCommit})
- * through `ledger_create_streams` (sql/functions/ledger-create-streams.ts), with the streams they were refused on held
- * ({@link KnownStreams}) so a repeated refusal of an unchanged stream does not send its events
- * again. Each append gets exactly the answer `ledger_append` would give it alone: a stream that
- * exists is refused with its events — unless the call could not see it yet, or it already holds
- * one of the append's ids (an idempotent retry): those, and a whole batch that failed with a
- * unique violation or deadlock, are replayed one by one through `ledger_append`
- * (`settleEachAlone`, sql/append-alone.ts).
+ * through `ledger_create_streams` (sql/functions/ledger-create-streams.ts), with the streams
+ * they were refused on held ({@link KnownStreams}) so a repeated refusal of an unchanged stream
+ * does not send its events again. Each append gets exactly the answer `ledger_append` would give
+ * it alone: a stream that exists is refused with its events — unless the call could not see it
+ * yet, or it already holds one of the append's ids (an idempotent retry): those, and a whole
+ * batch that failed with a unique violation or deadlock, are replayed one by one through
+ * `ledger_append` (`settleEachAlone`, sql/append-alone.ts).
  */
 export class NewStreamAppends {
   readonly #group: GroupCommit<NewStreamAppend, SettledAppend>;

@@ -1,8 +1,9 @@
 import type { RecordedEvent } from '../event-store.port.js';
 
 /**
- * One event as `ledger_event_json` (sql/functions/ledger-event-json.ts) renders it. Positions are decimal strings because
- * they can exceed 2^53 (JSON numbers would lose digits); `recordedAt` is ISO 8601 UTC.
+ * One event as `ledger_event_json` (sql/functions/ledger-event-json.ts) renders it. Positions
+ * are decimal strings because they can exceed 2^53 (JSON numbers would lose digits);
+ * `recordedAt` is ISO 8601 UTC.
  */
 export interface RecordedEventJson {
   readonly id: string;
