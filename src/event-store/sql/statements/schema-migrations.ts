@@ -1,7 +1,7 @@
 /**
  * The statements of the migration runner (`applyMigrations`) on its bookkeeping table
  * `ledger_schema_migrations`, which every module's migrations share (event store 1–99,
- * projections 100…, API keys 200…).
+ * projections 100…, API keys 200…, reconciliations 300…).
  */
 
 /** Key of the transaction-scoped advisory lock that serialises schema installs ("Ledger" in ASCII). */
