@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
 import { announceBootstrap } from './auth/announce-bootstrap.js';
 import { bootstrapAdminKey } from './auth/bootstrap-admin-key.js';
 import type { SqlExecutor } from './event-store/sql-executor.js';
@@ -6,11 +7,16 @@ import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
 import { ConfigError, loadConfig } from './config/ledger-config.js';
 import { createLedgerApp } from './create-ledger-app.js';
 import { ledgerNestLogger } from './observability/index.js';
+import { PortUnavailableError, reservePort } from './process/reserve-port.js';
+import { stopOnSignals } from './process/stop-on-signals.js';
 
 /**
- * Starts the ledger from environment configuration (README "Configuration"). With auth enabled,
- * the first run creates an admin key and prints it once, or installs LEDGER_ADMIN_TOKEN
- * (README "Security"); with LEDGER_AUTH=disabled it warns loudly and listens on loopback only.
+ * Starts the ledger from environment configuration (README "Configuration"). It binds the port
+ * first: when the port is taken it says so in one line and exits 1 before creating anything.
+ * With auth enabled, the first run creates an admin key and shows it once — on stdout when that
+ * is a terminal, else in a 0600 file in the data directory whose path is logged — or installs
+ * LEDGER_ADMIN_TOKEN (README "Security"); with LEDGER_AUTH=disabled it warns loudly and listens
+ * on loopback only. SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it gracefully (exit code 0).
  */
 async function main(): Promise<void> {
   Logger.overrideLogger(ledgerNestLogger()); // JSON lines from the first message on
@@ -25,22 +31,35 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  const socket = await reservePort(config.host, config.port);
   const app = await createLedgerApp(config);
-  app.enableShutdownHooks();
+  stopOnSignals(app, logger, config.shutdownGraceMs);
   if (config.auth === 'enabled') {
-    announceBootstrap(await bootstrapAdminKey(app.get<SqlExecutor>(SQL_EXECUTOR), config), logger);
+    announceBootstrap(
+      await bootstrapAdminKey(app.get<SqlExecutor>(SQL_EXECUTOR), config),
+      logger,
+      undefined,
+      {
+        interactive: process.stdout.isTTY === true,
+        dataDir: config.dataDir,
+      },
+    );
   }
-  await app.listen(config.port, config.host);
+  // Node's server.listen(handle): the HTTP server takes over the socket bound above.
+  await app.listen(socket as never);
+  const { port } = app.getHttpServer().address() as AddressInfo;
   const where =
     config.store === 'pglite'
       ? `embedded PGlite in ${config.dataDir}`
       : config.store === 'eventstoredb'
         ? 'EventStoreDB'
         : 'PostgreSQL';
-  logger.log(`listening on http://${config.host}:${config.port} (store: ${where}); API docs at /docs`);
+  logger.log(`listening on http://${config.host}:${port} (store: ${where}); API docs at /docs`);
 }
 
 main().catch((err: unknown) => {
-  new Logger('Ledger').error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  const logger = new Logger('Ledger');
+  if (err instanceof PortUnavailableError) logger.error(err.message);
+  else logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   process.exit(1);
 });

@@ -1,22 +1,53 @@
+import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Logger } from '@nestjs/common';
 import type { BootstrapOutcome } from './bootstrap-admin-key.js';
 
+/** Name of the file that receives the first admin token when stdout is not a terminal. */
+export const ADMIN_KEY_FILE = 'first-admin-key';
+
+/** Where {@link announceBootstrap} shows a newly created token. */
+export interface AnnounceOptions {
+  /**
+   * True when stdout is a terminal (`process.stdout.isTTY`): the token is printed there once.
+   * False (stdout goes to a file, a pipe, a container log): the token is written to
+   * `<dataDir>/first-admin-key` with mode 0600 and only that path is logged. @defaultValue true
+   */
+  readonly interactive?: boolean;
+  /** The data directory (LEDGER_DATA_DIR); `memory://…` → a new private directory under the OS temp dir. */
+  readonly dataDir?: string;
+}
+
 /**
  * Tells the operator what {@link bootstrapAdminKey} did. A newly created first admin token is
- * written once to stdout (not to the log), framed so it is hard to miss; it is never shown again.
+ * never written to the log: on a terminal it is printed once to stdout (`write`), framed so it
+ * is hard to miss; otherwise it goes to a 0600 file in the data directory and the log names the
+ * file (not the token). It is never shown again.
+ * @returns the key file's path when one was written, else null.
+ * @throws Error (from node:fs) when the key file cannot be written.
  */
 export function announceBootstrap(
   outcome: BootstrapOutcome,
   logger: Logger,
   write: (s: string) => unknown = (s) => process.stdout.write(s),
-): void {
+  options: AnnounceOptions = {},
+): string | null {
   if (outcome.kind === 'from-environment') {
     logger.log(
       `admin key ${outcome.keyId} from LEDGER_ADMIN_TOKEN ${outcome.installed ? 'installed' : 'present'}`,
     );
-    return;
+    return null;
   }
-  if (outcome.kind !== 'created') return;
+  if (outcome.kind !== 'created') return null;
+  if (options.interactive === false) {
+    const file = writeKeyFile(options.dataDir ?? './data', outcome.token);
+    logger.log(
+      `first run: created admin key ${outcome.keyId} (tenant "*", role admin); stdout is not a terminal, ` +
+        `so its token is in ${file} (mode 0600), not in this log: move it to a secret store, then delete the file`,
+    );
+    return file;
+  }
   write(
     [
       '',
@@ -31,4 +62,21 @@ export function announceBootstrap(
       '',
     ].join('\n'),
   );
+  return null;
+}
+
+/**
+ * Writes `token` (one line) to `<dir>/first-admin-key`, readable by the owner only: created under
+ * a temporary name with mode 0600 and renamed, so the file never exists with wider permissions
+ * and an old file of that name is replaced whole.
+ */
+function writeKeyFile(dataDir: string, token: string): string {
+  const dir = dataDir.startsWith('memory://')
+    ? mkdtempSync(join(tmpdir(), 'operation-ledger-'))
+    : (mkdirSync(dataDir, { recursive: true, mode: 0o700 }), dataDir);
+  const file = join(dir, ADMIN_KEY_FILE);
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  renameSync(temporary, file);
+  return file;
 }

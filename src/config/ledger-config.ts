@@ -73,6 +73,8 @@ export interface LedgerConfig {
   readonly retentionIntervalMs: number;
   /** Action policies applied at start-up from this JSON file (null: none). */
   readonly policyFile: string | null;
+  /** How long a stop signal waits for in-flight work before the process exits anyway, ms. */
+  readonly shutdownGraceMs: number;
 }
 
 /** A configuration value was missing or malformed; the message names the variable. */
@@ -107,6 +109,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   sweepIntervalMs: 5_000,
   retentionIntervalMs: 600_000,
   policyFile: null,
+  shutdownGraceMs: 10_000,
 };
 
 function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -130,7 +133,8 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
  * LEDGER_RATE_LIMIT (requests per key and window, 0 = off), LEDGER_RATE_LIMIT_WINDOW_MS,
  * LEDGER_MAX_SSE_PER_KEY, LEDGER_AUTH_CACHE_MS; projections: LEDGER_PROJECTOR (on|off, default on),
  * LEDGER_PROJECTOR_BATCH_SIZE (500), LEDGER_PROJECTOR_POLL_MS (1000),
- * LEDGER_PROJECTOR_LOCK_POLL_MS (2000), LEDGER_PROJECTION_CHANGE_RETENTION_MS (24 h).
+ * LEDGER_PROJECTOR_LOCK_POLL_MS (2000), LEDGER_PROJECTION_CHANGE_RETENTION_MS (24 h); process:
+ * LEDGER_SHUTDOWN_GRACE_MS (10000).
  * @throws ConfigError naming the variable at fault.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
@@ -242,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
       24 * 3_600_000,
     ),
     policyFile: env.LEDGER_POLICY_FILE?.trim() || null,
+    shutdownGraceMs: intVar(env, 'LEDGER_SHUTDOWN_GRACE_MS', DEFAULT_CONFIG.shutdownGraceMs, 100, 600_000),
   };
 }
 

@@ -31,9 +31,16 @@ export class ChangeHub {
     return this.sessions.size;
   }
 
-  /** Ends every session (shutdown). */
+  /**
+   * Ends every session (shutdown), each with a final `shutdown` event: `{reason, retryAfterMs}`
+   * (the client's `retry:` delay; reconnect with Last-Event-ID to another instance or after restart).
+   */
   closeAll(): void {
-    for (const session of [...this.sessions]) session.close();
+    const final = {
+      event: 'shutdown',
+      data: { reason: 'the ledger is shutting down; reconnect with Last-Event-ID', retryAfterMs: 2000 },
+    };
+    for (const session of [...this.sessions]) session.close(final);
     this.sessions.clear();
     this.unsubscribe?.();
     this.unsubscribe = null;

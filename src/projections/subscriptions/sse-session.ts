@@ -101,12 +101,17 @@ export class SseSession {
     void this.pump();
   }
 
-  /** Ends the subscription. Idempotent. */
-  close(): void {
+  /**
+   * Ends the subscription. Idempotent. With `final`, that event (without an id, so a client
+   * resuming with Last-Event-ID is not moved) is the last thing the stream carries: e.g.
+   * `shutdown` when the server stops, so a client knows to reconnect rather than seeing a reset.
+   */
+  close(final?: { readonly event: string; readonly data: unknown }): void {
     if (this.closed) return;
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
-    if (!this.o.res.writableEnded) this.o.res.end();
+    if (!this.o.res.writableEnded)
+      this.o.res.end(final && this.o.res.headersSent ? frame(final.event, final.data) : undefined);
     this.o.onClose();
   }
 

@@ -1,0 +1,118 @@
+// `npm start`, as the README documents it, in a real child process: it stops on SIGTERM to its
+// pid (port freed, no process left behind, live subscriptions told), refuses a taken port before
+// creating anything, and keeps the first admin key out of a non-terminal stdout.
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { alive, canBind, descendants, ensureBuilt, freePort, run, type Started } from './start-command.js';
+
+let temp: string;
+const started: Started[] = [];
+
+beforeAll(() => {
+  ensureBuilt();
+  temp = mkdtempSync(join(tmpdir(), 'ledger-start-'));
+}, 120_000);
+
+afterAll(() => {
+  for (const s of started) {
+    try {
+      process.kill(-s.child.pid!, 'SIGKILL'); // the whole group, should a test have failed midway
+    } catch {
+      /* already gone */
+    }
+  }
+  rmSync(temp, { recursive: true, force: true });
+});
+
+function start(env: Record<string, string>): Started {
+  const s = run('npm', ['start'], env);
+  started.push(s);
+  return s;
+}
+
+/** Reads an SSE response until `stop` matches the text received; resolves with all of it. */
+async function readStream(res: Response, stop: RegExp): Promise<{ text: string; ended: boolean }> {
+  const reader = res.body!.getReader();
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return { text, ended: true };
+    text += new TextDecoder().decode(value);
+    if (stop.test(text) && /event: shutdown[^\n]*\ndata: [^\n]*\n\n/.test(text)) {
+      const rest = await reader.read(); // the stream ends right after the final event
+      return { text, ended: rest.done };
+    }
+  }
+}
+
+it('SIGTERM to the pid of `npm start` stops the server: final SSE event, one log line, port freed, no process left', async () => {
+  const port = await freePort();
+  const dataDir = join(temp, 'run');
+  const ledger = start({ PORT: String(port), LEDGER_DATA_DIR: dataDir });
+  await ledger.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+/);
+  const tree = descendants(ledger.child.pid!);
+  expect(tree.length).toBeGreaterThan(0); // sh and/or node under npm
+
+  // stdout is a pipe, not a terminal: the first admin key is in a 0600 file, not in the output.
+  const keyFile = join(dataDir, 'first-admin-key');
+  const token = readFileSync(keyFile, 'utf8').trim();
+  expect(token).toMatch(/^olk_[0-9a-f]{24}_/);
+  expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+  expect(ledger.output()).not.toContain(token);
+  expect(ledger.output()).toContain(keyFile);
+
+  const created = await fetch(`http://127.0.0.1:${port}/v1/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tenant: 'acme', roles: ['auditor'], name: 'start-stop test' }),
+  });
+  expect(created.status).toBe(201);
+  const auditor = ((await created.json()) as { token: string }).token;
+  const sse = await fetch(`http://127.0.0.1:${port}/v1/tenants/acme/operations/changes`, {
+    headers: { authorization: `Bearer ${auditor}` },
+  });
+  expect(sse.status).toBe(200);
+  const stream = readStream(sse, /event: shutdown/);
+
+  process.kill(ledger.child.pid!, 'SIGTERM');
+  const { text, ended } = await stream;
+  expect(text).toMatch(/event: ready/);
+  expect(text).toMatch(/event: shutdown\ndata: \{"reason":/);
+  expect(ended).toBe(true);
+  const exit = await ledger.exited;
+  expect(exit).toEqual({ code: 0, signal: null });
+  expect(ledger.output().match(/SIGTERM received: shutting down/g)).toHaveLength(1);
+  for (let i = 0; i < 100 && tree.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(tree.filter(alive)).toEqual([]);
+  expect(await canBind(port)).toBe(true);
+  // The data directory lock was released: the same directory starts again, and keeps its key.
+  const again = start({ PORT: String(port), LEDGER_DATA_DIR: dataDir });
+  await again.waitFor(/listening on/);
+  const health = await fetch(`http://127.0.0.1:${port}/v1/admin/keys`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(health.status).toBe(200);
+  process.kill(again.child.pid!, 'SIGINT');
+  expect(await again.exited).toEqual({ code: 0, signal: null });
+}, 90_000);
+
+it('a port in use: one clear line, exit code 1, no database and no admin key created', async () => {
+  const port = await freePort();
+  const squatter: Server = createServer();
+  await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+  try {
+    const dataDir = join(temp, 'never-created');
+    const ledger = start({ PORT: String(port), LEDGER_DATA_DIR: dataDir });
+    const exit = await ledger.exited;
+    expect(exit.code).toBe(1);
+    const out = ledger.output();
+    expect(out).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
+    expect(out).not.toMatch(/EADDRINUSE|\n\s+at /); // no stack trace
+    expect(out).not.toMatch(/olk_|admin key/);
+    expect(existsSync(dataDir)).toBe(false);
+  } finally {
+    await new Promise((resolve) => squatter.close(resolve));
+  }
+}, 60_000);
