@@ -25,12 +25,18 @@ export interface LeaseEntry {
 /**
  * What the operations read model keeps per operation: the domain's folded state (without the
  * payload, which stays in the stream), the lease history, when the current final failure
- * happened, and how many duplicate claims and payload conflicts its audit stream recorded.
+ * happened, the worker's text of the current Unknown report, and how many duplicate claims and
+ * payload conflicts its audit stream recorded.
  */
 export interface OperationFold {
   readonly state: OperationState;
   readonly leases: readonly LeaseEntry[];
   readonly failedAt: string | null;
+  /**
+   * While Unknown: the `detail` of the OutcomeUnknown event — the worker's own words for a
+   * reported timeout (e.g. "accounting API: TimeoutError after 1000 ms"), null for an expired lease.
+   */
+  readonly unknownDetail: string | null;
   readonly duplicateClaims: number;
   readonly payloadConflicts: number;
 }
@@ -65,7 +71,11 @@ export function isAuditEvent(event: RecordedEvent): boolean {
 
 /** Restores a stored fold, filling fields that newer domain code added since it was written. */
 export function restoreFold(stored: OperationFold): OperationFold {
-  return { ...stored, state: { ...initialState, ...stored.state } };
+  return {
+    ...stored,
+    state: { ...initialState, ...stored.state },
+    unknownDetail: stored.unknownDetail ?? null,
+  };
 }
 
 /**
@@ -85,6 +95,7 @@ export function foldEvent(fold: OperationFold | null, event: RecordedEvent): Ope
     state: initialState,
     leases: [],
     failedAt: null,
+    unknownDetail: null,
     duplicateClaims: 0,
     payloadConflicts: 0,
   };
@@ -94,7 +105,15 @@ export function foldEvent(fold: OperationFold | null, event: RecordedEvent): Ope
   };
   const failedAt =
     state.status !== 'failed' ? null : event.type === 'OperationFailed' ? (data.at ?? null) : before.failedAt;
-  return { ...before, state, failedAt, leases: nextLeases(before.leases, event) };
+  const unknownDetail =
+    state.status !== 'unknown'
+      ? null
+      : event.type === 'OutcomeUnknown'
+        ? typeof data.detail === 'string'
+          ? data.detail
+          : null
+        : before.unknownDetail;
+  return { ...before, state, failedAt, unknownDetail, leases: nextLeases(before.leases, event) };
 }
 
 function nextLeases(leases: readonly LeaseEntry[], event: RecordedEvent): readonly LeaseEntry[] {

@@ -13,7 +13,7 @@ import {
 import { type ReviewItem, reviewItems } from './review-items.js';
 import { presentStatusRow, type StatusRow, statusRow } from './status-row.js';
 
-/** Feed of status changes (one per decision event). */
+/** Feed of status changes (one per event that changed a status row: decision and audit events). */
 export const OPERATIONS_FEED = 'operations';
 /** Feed of review-queue changes (one per event that changed an operation's queue entries). */
 export const REVIEW_FEED = 'review-queue';
@@ -113,13 +113,15 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
       const review = current?.review ?? new Map<string, string>();
       loaded.set(id, { fold, position: event.globalPosition, review });
       rows.set(id, row);
-      if (isAuditEvent(event)) continue;
+      // Every change of the row reaches the feed — audit events too (they move the duplicate
+      // claim and payload conflict counters) — with the fields the REST row shows.
       changes.push(
         this.change(OPERATIONS_FEED, event, row, 'operation', {
           event: event.type,
           ...presentStatusRow(row),
         }),
       );
+      if (isAuditEvent(event)) continue; // the review queue does not depend on the counters
       const items = reviewItems(fold);
       const next = new Map(items.map((i) => [i.reason, reviewFingerprint(i.since, i.detail)]));
       if (sameEntries(review, next)) continue;

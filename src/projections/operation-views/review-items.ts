@@ -16,7 +16,9 @@ export interface ReviewItem {
 /**
  * The review-queue entries an operation's fold calls for, in a fixed order (deterministic):
  * - `unknown_outcome`: state Unknown — with the started-but-unfinished steps (step, provider
- *   idempotency key, start time), the Unknown reason and the lease history;
+ *   idempotency key, start time), the Unknown reason, the worker's words (`unknownDetail`: the
+ *   text of its Unknown report; `lastError`: the error of the last failure it reported, if any)
+ *   and the lease history;
  * - `final_failure`: failed and not retryable — with the error and the lease history;
  * - `duplicate_effect`: a second destination reference not yet acknowledged — recorded and extra refs;
  * - `awaiting_approval`: an approval-gated first claim waiting for an operator.
@@ -32,6 +34,8 @@ export function reviewItems(fold: OperationFold): ReviewItem[] {
       since: s.unknown.at,
       detail: {
         unknownReason: s.unknown.reason,
+        unknownDetail: fold.unknownDetail ?? null,
+        lastError: s.lastError,
         attempt,
         startedSteps: steps
           .filter((step) => step.status === 'started' && step.attempt === attempt)

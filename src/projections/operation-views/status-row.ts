@@ -89,7 +89,8 @@ export function presentStatusRow(row: StatusRow) {
       row.lease_worker !== null || row.lease_expires_at !== null
         ? { workerId: row.lease_worker, expiresAt: row.lease_expires_at }
         : null,
-    unknown: s.unknown ?? null,
+    // `detail`: the worker's words of its Unknown report (null for an expired lease).
+    unknown: s.unknown ? { ...s.unknown, detail: row.fold.unknownDetail ?? null } : null,
     resolution: s.resolution ?? null,
     firstSeen: row.first_seen,
     lastChange: row.last_change,
