@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication, LoggerService, LogLevel } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server, ServerResponse } from 'node:http';
 import { AppModule } from './app.module.js';
 import { ApiKeyService } from './auth/api-key.service.js';
 import { restrictToLoopback } from './auth/auth-disabled.js';
@@ -56,6 +57,7 @@ export async function createLedgerApp(
     { bodyParser: false, logger: options.logger ?? ledgerNestLogger() },
   );
   app.disable('x-powered-by');
+  configureHttpServer(app, config);
   app.use(requestObservability(options.logger)); // correlation, X-Request-Id, request log: first
   app.use(httpMetricsMiddleware(app.get(LedgerMetrics)));
   app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
@@ -67,6 +69,30 @@ export async function createLedgerApp(
   app.useGlobalPipes(ledgerValidationPipe());
   setupOpenApi(app);
   return app;
+}
+
+/** How much longer than it advertises the server keeps an idle connection open, ms. */
+export const KEEP_ALIVE_GRACE_MS = 15_000;
+
+/**
+ * Keep-alive of the HTTP server, so that a loaded server does not reset clients' connections.
+ * Node's default (5 s, advertised as `Keep-Alive: timeout=5`, enforced 1 s later) races undici,
+ * Node's fetch, which reuses a pooled connection for the advertised time minus 2 s: a client or
+ * server whose event loop stalls for ~3 s under load sends a request into a socket the server is
+ * closing, the kernel answers RST, and the client sees `fetch failed … ECONNRESET` (a POST is not
+ * retried). So the server advertises `config.keepAliveTimeoutMs` (60 s, longer than common pools
+ * and load balancers) and closes idle connections only {@link KEEP_ALIVE_GRACE_MS} after that.
+ * Setting `Keep-Alive` on the response replaces Node's own header. `headersTimeout` (60 s) is
+ * unrelated: since Node 18 it only bounds receiving one request's headers, not idle connections.
+ */
+function configureHttpServer(app: NestExpressApplication, config: LedgerConfig): void {
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = config.keepAliveTimeoutMs + KEEP_ALIVE_GRACE_MS;
+  const advertised = `timeout=${Math.floor(config.keepAliveTimeoutMs / 1000)}`;
+  app.use((_req: unknown, res: ServerResponse, next: () => void) => {
+    res.setHeader('Keep-Alive', advertised);
+    next();
+  });
 }
 
 /**

@@ -73,6 +73,13 @@ export interface LedgerConfig {
   readonly retentionIntervalMs: number;
   /** Action policies applied at start-up from this JSON file (null: none). */
   readonly policyFile: string | null;
+  /**
+   * Idle time of a keep-alive connection the HTTP server promises clients, ms (sent as
+   * `Keep-Alive: timeout=<s>`); it closes idle connections only a grace period later, so a client
+   * that reuses a connection at the end of the promised time never meets a closing socket
+   * (src/create-ledger-app.ts `configureHttpServer`, docs/decisions.md "Keep-alive").
+   */
+  readonly keepAliveTimeoutMs: number;
   /** How long a stop signal waits for in-flight work before the process exits anyway, ms. */
   readonly shutdownGraceMs: number;
 }
@@ -109,6 +116,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   sweepIntervalMs: 5_000,
   retentionIntervalMs: 600_000,
   policyFile: null,
+  keepAliveTimeoutMs: 60_000,
   shutdownGraceMs: 10_000,
 };
 
@@ -134,7 +142,7 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
  * LEDGER_MAX_SSE_PER_KEY, LEDGER_AUTH_CACHE_MS; projections: LEDGER_PROJECTOR (on|off, default on),
  * LEDGER_PROJECTOR_BATCH_SIZE (500), LEDGER_PROJECTOR_POLL_MS (1000),
  * LEDGER_PROJECTOR_LOCK_POLL_MS (2000), LEDGER_PROJECTION_CHANGE_RETENTION_MS (24 h); process:
- * LEDGER_SHUTDOWN_GRACE_MS (10000).
+ * LEDGER_KEEP_ALIVE_TIMEOUT_MS (60000), LEDGER_SHUTDOWN_GRACE_MS (10000).
  * @throws ConfigError naming the variable at fault.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
@@ -246,6 +254,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
       24 * 3_600_000,
     ),
     policyFile: env.LEDGER_POLICY_FILE?.trim() || null,
+    keepAliveTimeoutMs: intVar(
+      env,
+      'LEDGER_KEEP_ALIVE_TIMEOUT_MS',
+      DEFAULT_CONFIG.keepAliveTimeoutMs,
+      1000,
+      3_600_000,
+    ),
     shutdownGraceMs: intVar(env, 'LEDGER_SHUTDOWN_GRACE_MS', DEFAULT_CONFIG.shutdownGraceMs, 100, 600_000),
   };
 }
