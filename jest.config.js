@@ -24,6 +24,10 @@ const common = {
 export default {
   // Hooks start real ledgers and databases; on a loaded 2-core machine 5 s is too little.
   testTimeout: 60_000,
+  // Jest's default (cores − 1) is ONE worker on a 2-core machine: every file ran in series although
+  // most e2e files spend much of their time waiting (PostgreSQL, child processes, leases, SSE).
+  // One worker per core overlaps those waits. `npx jest -w 1` still runs them in series.
+  maxWorkers: '100%',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{src,test}/**/*.unit.spec.ts'] },
     { ...common, displayName: 'int', testMatch: ['<rootDir>/{src,test}/**/*.int.spec.ts'] },
