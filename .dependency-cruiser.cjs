@@ -23,6 +23,20 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/common/', '^src/event-store/event-store\\.port\\.ts$'] },
     },
     {
+      name: 'client-is-standalone',
+      comment: 'packages/client (the worker SDK) imports nothing from the server and no npm package',
+      severity: 'error',
+      from: { path: '^packages/client/src' },
+      to: { pathNot: ['^packages/client/src', '^(node:)?[a-z_]+$'] },
+    },
+    {
+      name: 'src-uses-packages-by-name',
+      comment: 'src imports nothing from packages/ by path (only `@operation-ledger/client`, if ever)',
+      severity: 'error',
+      from: { path: '^src' },
+      to: { path: '^packages/', dependencyTypesNot: ['aliased-tsconfig', 'aliased-workspace', 'npm'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

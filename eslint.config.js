@@ -51,6 +51,38 @@ export default tseslint.config(
     },
   },
   {
+    // The worker SDK is a package of its own: nothing from the server, no runtime dependencies.
+    files: ['packages/client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/**', '!./**', '!../**/client/src/**'],
+              message: 'packages/client imports nothing from src/',
+            },
+            {
+              regex: '^(?!node:|\\.)',
+              message: 'packages/client has no runtime dependency: Node built-ins only',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The server may use the SDK only through its package name, never by path.
+    files: ['src/**/*.ts'],
+    ignores: ['src/ledger/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/packages/**'], message: 'import @operation-ledger/client by name' }] },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'demo/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -17,7 +17,11 @@ const swc = [
 ];
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    // The worker SDK's sources, not its build (packages/client/dist), so tests need no build.
+    '^@operation-ledger/client$': '<rootDir>/packages/client/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   transform: { '^.+\\.ts$': swc },
   testEnvironment: 'node',
 };
@@ -29,8 +33,8 @@ export default {
   // One worker per core overlaps those waits. `npx jest -w 1` still runs them in series.
   maxWorkers: '100%',
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{src,test}/**/*.unit.spec.ts'] },
-    { ...common, displayName: 'int', testMatch: ['<rootDir>/{src,test}/**/*.int.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{src,test}/**/*.e2e.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{src,test,packages/*/test}/**/*.unit.spec.ts'] },
+    { ...common, displayName: 'int', testMatch: ['<rootDir>/{src,test,packages/*/test}/**/*.int.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{src,test,packages/*/test}/**/*.e2e.spec.ts'] },
   ],
 };

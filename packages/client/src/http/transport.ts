@@ -1,0 +1,176 @@
+import { LedgerRequestError, LedgerUnavailableError } from '../errors.js';
+import { errorFromProblem, retryAfterMsOf, toProblem } from '../problem.js';
+import { retryDelayMs, retryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.js';
+
+/** A fetch function (Node 20's global `fetch` or a test double). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** How the client reaches the ledger. */
+export interface TransportOptions {
+  /** Base URL without `/v1`, e.g. `http://127.0.0.1:3000`. */
+  readonly baseUrl: string;
+  /** API key (`olk_…`), sent as `Authorization: Bearer <token>`; omit when auth is off. */
+  readonly token?: string;
+  /** Injectable fetch. @defaultValue globalThis.fetch */
+  readonly fetch?: FetchLike;
+  /** Client timeout of one request, ms (a timed-out request is retried). @defaultValue 10000 */
+  readonly timeoutMs?: number;
+  /** Retries of network errors, timeouts and 503s. */
+  readonly retry?: RetryOptions;
+  /** Extra headers for every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A 2xx (or an accepted non-2xx, see `accept`) answer. */
+export interface HttpResult<T = unknown> {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: T;
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  readonly body?: unknown;
+  /** Query parameters; `undefined` values are left out. */
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** Extra headers of this request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Aborts waiting (and the request); the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Read the body as text instead of JSON (CSV exports). */
+  readonly text?: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * The HTTP layer: JSON in and out, `Authorization: Bearer`, a timeout per request, bounded
+ * retries of network errors, timeouts and 503 (honouring `Retry-After`, capped), and refusals
+ * thrown as typed errors (`errorFromProblem`). Retrying is safe: every ledger write is idempotent
+ * with the same body (a claim's retry answers `in-progress` or replays; worker commands answer
+ * `alreadyRecorded`).
+ */
+export class Transport {
+  readonly baseUrl: string;
+  private readonly fetchFn: FetchLike;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly headers: Record<string, string>;
+
+  constructor(options: TransportOptions) {
+    if (!/^https?:\/\//.test(options.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retry = retryPolicy(options.retry);
+    this.headers = { accept: 'application/json, application/problem+json', ...options.headers };
+    if (options.token) this.headers.authorization = `Bearer ${options.token}`;
+  }
+
+  /** The absolute URL of `path` with `query`. */
+  url(path: string, query?: RequestOptions['query']): string {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+    const qs = params.toString();
+    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  /** Headers every request carries (auth included): for callers that open streams themselves. */
+  get defaultHeaders(): Readonly<Record<string, string>> {
+    return this.headers;
+  }
+
+  /** The raw fetch, for streams (SSE) that manage their own reconnects. */
+  get fetch(): FetchLike {
+    return this.fetchFn;
+  }
+
+  /**
+   * Sends one request and returns a 2xx answer.
+   * @throws LedgerRequestError (or a subclass) for any 4xx/5xx but 503;
+   *   LedgerUnavailableError after the retries; the signal's reason when aborted.
+   */
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<HttpResult<T>> {
+    const label = `${method} ${path}`;
+    const url = this.url(path, options.query);
+    const headers: Record<string, string> = { ...this.headers, ...options.headers };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    let lastStatus: number | null = null;
+    let lastError: unknown = null;
+    for (let attempt = 1; ; attempt++) {
+      options.signal?.throwIfAborted();
+      let retryAfter: number | null = null;
+      try {
+        const res = await this.fetchFn(url, {
+          method,
+          headers,
+          body,
+          signal: this.signalFor(options.signal),
+        });
+        const text = await res.text();
+        if (res.status === 503) {
+          lastStatus = 503;
+          const problem = toProblem(503, parse(text));
+          lastError = errorFromProblem(problem, label, res.headers);
+          retryAfter = retryAfterMsOf(problem, res.headers, 1000);
+        } else if (res.status >= 400) {
+          throw errorFromProblem(toProblem(res.status, parse(text)), label, res.headers);
+        } else {
+          return { status: res.status, headers: res.headers, body: (options.text ? text : parse(text)) as T };
+        }
+      } catch (err) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        if (err instanceof LedgerRequestError || !isTransient(err)) throw err;
+        lastStatus = null;
+        lastError = err;
+      }
+      if (attempt >= this.retry.attempts)
+        throw new LedgerUnavailableError(label, attempt, lastStatus, lastError);
+      await sleep(retryDelayMs(this.retry, attempt, retryAfter), options.signal);
+    }
+  }
+
+  private signalFor(outer: AbortSignal | undefined): AbortSignal {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    return outer ? AbortSignal.any([outer, timeout]) : timeout;
+  }
+}
+
+/** Network failures and client timeouts (fetch rejects with TypeError / TimeoutError / AbortError). */
+function isTransient(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return (
+    err.name === 'TypeError' || err.name === 'TimeoutError' || err.name === 'AbortError' || 'code' in err
+  );
+}
+
+function parse(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Waits `ms`; rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    function onAbort() {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

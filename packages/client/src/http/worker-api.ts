@@ -1,0 +1,132 @@
+import { LedgerRequestError } from '../errors.js';
+import { errorFromProblem, toProblem } from '../problem.js';
+import type {
+  AcquiredClaim,
+  ClaimAnswer,
+  ClaimRequest,
+  Json,
+  ReplayedClaim,
+  WorkerAnswer,
+} from '../types.js';
+import { opPath } from './api-base.js';
+import { OperatorApi } from './operator-api.js';
+
+/** One slot of a batch claim: the answer, or the refusal as a typed error. */
+export type BatchClaimResult =
+  | { readonly index: number; readonly ok: true; readonly answer: ClaimAnswer }
+  | { readonly index: number; readonly ok: false; readonly error: LedgerRequestError };
+
+/** Most claims in one `POST /v1/claims/batch`. */
+export const MAX_BATCH_CLAIMS = 500;
+
+/** Body of a confirm. `completeStep` is the round-trip shortcut (where the ledger supports it). */
+export interface ConfirmRequest {
+  readonly destinationRef?: string;
+  readonly outputs?: Json;
+  readonly completeStep?: { readonly name: string; readonly outputs: Json | null };
+}
+
+/**
+ * The worker routes, one method per route, no policy: {@link LedgerClient.runOnce} builds the
+ * safe protocol on them. Refusals throw typed errors (`LeaseLostError` for `stale-token`, …).
+ */
+export class LedgerApi extends OperatorApi {
+  /** `POST /v1/claims`: 201 → `acquired`, 200 → `replayed`; refusals throw. */
+  async claim(request: ClaimRequest, signal?: AbortSignal): Promise<ClaimAnswer> {
+    const res = await this.transport.request<AcquiredClaim | ReplayedClaim>('POST', '/v1/claims', {
+      body: request,
+      signal,
+    });
+    return claimAnswer(res.status, res.body);
+  }
+
+  /** `POST /v1/claims/batch` (≤ 500): one result per item, in input order. */
+  async claimBatch(claims: readonly ClaimRequest[], signal?: AbortSignal): Promise<BatchClaimResult[]> {
+    const res = await this.transport.request<{ results: { index: number; status: number; body: unknown }[] }>(
+      'POST',
+      '/v1/claims/batch',
+      { body: { claims }, signal },
+    );
+    return res.body.results.map((r) =>
+      r.status === 200 || r.status === 201
+        ? { index: r.index, ok: true, answer: claimAnswer(r.status, r.body as AcquiredClaim | ReplayedClaim) }
+        : {
+            index: r.index,
+            ok: false,
+            error: errorFromProblem(toProblem(r.status, r.body), `POST /v1/claims/batch [${r.index}]`, null),
+          },
+    );
+  }
+
+  /** `POST …/steps/{step}/start`: returns the step's `providerIdempotencyKey`. */
+  startStep(
+    operationId: string,
+    step: string,
+    fencingToken: number,
+    signal?: AbortSignal,
+  ): Promise<WorkerAnswer> {
+    return this.postJson(
+      opPath(operationId, `/steps/${encodeURIComponent(step)}/start`),
+      { fencingToken },
+      signal,
+    );
+  }
+
+  /** `POST …/steps/{step}/complete` with the step's outputs. */
+  completeStep(
+    operationId: string,
+    step: string,
+    fencingToken: number,
+    outputs: Json | null,
+  ): Promise<WorkerAnswer> {
+    return this.postJson(opPath(operationId, `/steps/${encodeURIComponent(step)}/complete`), {
+      fencingToken,
+      outputs,
+    });
+  }
+
+  /** `POST …/confirm`: idempotent with the same body (a repeat answers `alreadyRecorded`). */
+  confirm(operationId: string, fencingToken: number, request: ConfirmRequest = {}): Promise<WorkerAnswer> {
+    return this.postJson(opPath(operationId, '/confirm'), { fencingToken, ...request });
+  }
+
+  /** `POST …/fail`: retryable (refused 409 `outcome-uncertain` once a step started) or final. */
+  fail(
+    operationId: string,
+    fencingToken: number,
+    error: { code: string; message: string },
+    retryable: boolean,
+  ): Promise<WorkerAnswer> {
+    return this.postJson(opPath(operationId, '/fail'), { fencingToken, error, retryable });
+  }
+
+  /** `POST …/release`: give the operation back before any step started. */
+  release(operationId: string, fencingToken: number, reason?: string): Promise<WorkerAnswer> {
+    return this.postJson(opPath(operationId, '/release'), { fencingToken, reason });
+  }
+
+  /** `POST …/unknown`: the outcome is uncertain (e.g. a timeout after the call was sent). */
+  reportUnknown(operationId: string, fencingToken: number, reason: string): Promise<WorkerAnswer> {
+    return this.postJson(opPath(operationId, '/unknown'), { fencingToken, reason });
+  }
+
+  /** `POST …/lease/renew`: extend the lease from now by `leaseMs`. */
+  renewLease(
+    operationId: string,
+    fencingToken: number,
+    leaseMs: number,
+    signal?: AbortSignal,
+  ): Promise<WorkerAnswer> {
+    return this.postJson(opPath(operationId, '/lease/renew'), { fencingToken, leaseMs }, signal);
+  }
+}
+
+function claimAnswer(status: number, body: AcquiredClaim | ReplayedClaim): ClaimAnswer {
+  if (status === 201) return { kind: 'acquired', ...(body as AcquiredClaim) };
+  return { kind: 'replayed', ...(body as ReplayedClaim) };
+}
+
+/** True when a 400 names `field` as not accepted (an older ledger without a shortcut). */
+export function refusesField(err: unknown, field: string): boolean {
+  return err instanceof LedgerRequestError && err.status === 400 && err.fields.includes(field);
+}

@@ -1,0 +1,62 @@
+/**
+ * @operation-ledger/client — the worker SDK of Operation Ledger. Start with
+ * `new LedgerClient({ baseUrl, token }).runOnce(key, payload, job)`; see README.md.
+ */
+export { LedgerClient, type LedgerClientOptions, type MakeRunOnceOptions } from './client.js';
+export * from './errors.js';
+export { errorFromProblem, retryAfterMsOf, toProblem } from './problem.js';
+export type * from './types.js';
+export {
+  Transport,
+  sleep,
+  type FetchLike,
+  type HttpResult,
+  type RequestOptions,
+  type TransportOptions,
+} from './http/transport.js';
+export { DEFAULT_RETRY, type RetryOptions } from './http/retry-policy.js';
+export { ApiBase, opPath, tenantPath, type Page, type PageOptions } from './http/api-base.js';
+export {
+  ReadApi,
+  type AsOf,
+  type OperationFilter,
+  type OperationRow,
+  type RangeFilter,
+  type ReviewFilter,
+  type ReviewItem,
+} from './http/read-api.js';
+export { OperatorApi, type Evidence, type Resolution } from './http/operator-api.js';
+export {
+  LedgerApi,
+  MAX_BATCH_CLAIMS,
+  refusesField,
+  type BatchClaimResult,
+  type ConfirmRequest,
+} from './http/worker-api.js';
+export {
+  canonicalKey,
+  keyIssues,
+  keyPartIssue,
+  operationIdOf,
+  providerKeyOf,
+  stepNameIssue,
+  validateKey,
+  MAX_KEY_PART_BYTES,
+  MAX_REVISION,
+  type KeyIssue,
+} from './key/operation-key.js';
+export { OPERATION_ID_NAMESPACE, uuidV5 } from './key/uuid-v5.js';
+export { OperationContext, OperationClosedError } from './worker/operation-context.js';
+export { LeasePresumedLostError } from './worker/lease-keeper.js';
+export { reportFor, type ErrorClass, type FailedAttempt, type JobReport } from './worker/outcome-mapping.js';
+export {
+  DEFAULT_LEASE_MS,
+  type Job,
+  type JobResult,
+  type RunOptions,
+  type RunOutcome,
+  type RunResult,
+} from './worker/run-options.js';
+export type { ItemReport, RunManyOptions } from './worker/run-many.js';
+export type { Feed, FeedEvent, FeedFilter, SubscribeOptions } from './read/sse.js';
+export type { LookupResult, RecoverOptions, RecoveryReport, UnknownOperation } from './recovery/recover.js';

@@ -1,0 +1,139 @@
+import { LedgerRequestError } from '../errors.js';
+import { sleep } from '../http/transport.js';
+import type { LedgerApi } from '../http/worker-api.js';
+import type { ReviewItem } from '../http/read-api.js';
+import { providerKeyOf } from '../key/operation-key.js';
+import type { Json, OperationKey, StepStatus } from '../types.js';
+
+/** An operation whose outcome is unknown, as `lookup` receives it. */
+export interface UnknownOperation {
+  readonly operationId: string;
+  readonly key: Required<OperationKey>;
+  /** The payload of the first claim. */
+  readonly payload: Json | null;
+  /** Every step, with status, attempt and provider idempotency key. */
+  readonly steps: readonly StepStatus[];
+  /** Steps started but unfinished in the attempt whose outcome is unknown. */
+  readonly startedSteps: readonly string[];
+  /** When the outcome became unknown (ISO 8601). */
+  readonly since: string;
+  /** The provider idempotency key the worker sent the destination for `step`. */
+  providerKey(step: string): string;
+}
+
+/** What `lookup` found at the destination. `checkedFields` is recorded as evidence. */
+export type LookupResult =
+  | { readonly found: string; readonly checkedFields?: Record<string, unknown>; readonly note?: string }
+  | { readonly notFound: true; readonly checkedFields?: Record<string, unknown>; readonly note?: string }
+  | { readonly inconclusive: true; readonly checkedFields?: Record<string, unknown>; readonly note?: string };
+
+/** Options of `recover`. */
+export interface RecoverOptions {
+  /** The tenant whose review queue is read (the API key needs `auditor` or `operator` there). */
+  readonly tenant: string;
+  /** Only this action's operations. */
+  readonly action?: string;
+  /** Searches the destination (e.g. by external reference or provider idempotency key). */
+  readonly lookup: (op: UnknownOperation) => Promise<LookupResult> | LookupResult;
+  /** Called after a `notFound` verdict released the operation (e.g. to re-queue its job). */
+  readonly onReleased?: (op: UnknownOperation) => void | Promise<void>;
+  /** Keep going: a pass every `intervalMs` until `signal` aborts. Without it: one pass. */
+  readonly loop?: { readonly intervalMs: number; readonly signal: AbortSignal };
+}
+
+/** What one or more passes did. */
+export interface RecoveryReport {
+  passes: number;
+  found: number;
+  notFound: number;
+  inconclusive: number;
+  /** Entries already settled on their stream (the review queue is a projection and may lag). */
+  alreadySettled: number;
+  /** Operations whose lookup or evidence failed, with the error. */
+  readonly errors: { operationId: string; error: unknown }[];
+}
+
+/**
+ * The recovery process ("inspect, don't retry"): reads the tenant's review queue for
+ * `unknown_outcome` entries, asks `lookup` what the destination holds, and submits evidence
+ * (`POST …/evidence`): found → confirmed, not found → released for retry, inconclusive → left to
+ * an operator (not asked again in this run). Roles: `auditor` or `operator` to read the queue,
+ * `worker` or `operator` for evidence.
+ */
+export async function recover(api: LedgerApi, options: RecoverOptions): Promise<RecoveryReport> {
+  const report: RecoveryReport = {
+    passes: 0,
+    found: 0,
+    notFound: 0,
+    inconclusive: 0,
+    alreadySettled: 0,
+    errors: [],
+  };
+  const skip = new Set<string>();
+  do {
+    report.passes++;
+    const entries = api.paginate((cursor) =>
+      api.reviewQueue(options.tenant, {
+        reason: 'unknown_outcome',
+        action: options.action,
+        cursor,
+        limit: 100,
+      }),
+    );
+    for await (const entry of entries) {
+      if (skip.has(entry.operationId)) continue;
+      try {
+        const verdict = await recoverOne(api, entry, options);
+        if (verdict === 'inconclusive') skip.add(entry.operationId);
+        if (verdict === 'settled') report.alreadySettled++;
+        else if (verdict === 'found') report.found++;
+        else if (verdict === 'not_found') report.notFound++;
+        else report.inconclusive++;
+      } catch (error) {
+        skip.add(entry.operationId);
+        report.errors.push({ operationId: entry.operationId, error });
+      }
+    }
+    if (options.loop) await sleep(options.loop.intervalMs, options.loop.signal).catch(() => undefined);
+  } while (options.loop && !options.loop.signal.aborted);
+  return report;
+}
+
+async function recoverOne(
+  api: LedgerApi,
+  entry: ReviewItem,
+  options: RecoverOptions,
+): Promise<'found' | 'not_found' | 'inconclusive' | 'settled'> {
+  const status = await api.getOperation(entry.operationId);
+  if (status.state !== 'unknown') return 'settled';
+  const history = await api.history(entry.operationId);
+  const claimed = history.events.find((e) => e.type === 'OperationClaimed');
+  const key = status.key;
+  const op: UnknownOperation = {
+    operationId: entry.operationId,
+    key,
+    payload: (claimed?.data.payload ?? null) as Json | null,
+    steps: status.steps,
+    startedSteps: (entry.startedSteps ?? []).map((s) => s.step),
+    since: entry.since,
+    providerKey: (step) => providerKeyOf(key, step),
+  };
+  const result = await options.lookup(op);
+  const checkedFields = result.checkedFields ?? {
+    providerKeys: Object.fromEntries(op.startedSteps.map((s) => [s, op.providerKey(s)])),
+  };
+  const evidence =
+    'found' in result
+      ? { verdict: 'found' as const, destinationRef: result.found, checkedFields, note: result.note }
+      : 'notFound' in result
+        ? { verdict: 'not_found' as const, checkedFields, note: result.note }
+        : { verdict: 'inconclusive' as const, checkedFields, note: result.note };
+  try {
+    await api.submitEvidence(entry.operationId, evidence);
+  } catch (err) {
+    if (err instanceof LedgerRequestError && err.code === 'not-unknown') return 'settled';
+    throw err;
+  }
+  if (evidence.verdict === 'not_found') await options.onReleased?.(op);
+  return evidence.verdict;
+}

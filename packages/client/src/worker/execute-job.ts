@@ -1,0 +1,187 @@
+import {
+  JobFailedError,
+  JobTimeoutError,
+  LedgerRequestError,
+  LedgerUnavailableError,
+  type RecordedOutcome,
+} from '../errors.js';
+import { refusesField, type LedgerApi } from '../http/worker-api.js';
+import type { AcquiredClaim, Json, OperationKey } from '../types.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import { OperationContext } from './operation-context.js';
+import { reportFor, type JobReport } from './outcome-mapping.js';
+import {
+  DEFAULT_LEASE_MS,
+  type Job,
+  type JobResult,
+  type RunOptions,
+  type RunResult,
+} from './run-options.js';
+import type { Shortcuts } from './shortcuts.js';
+
+/** Rounds of transport retries a confirm gets before giving up (its answer may have been lost). */
+const CONFIRM_ROUNDS = 3;
+
+/**
+ * Runs `job` on an acquired claim and records its outcome (the outcome-mapping rule): returned →
+ * confirm (with the last step's completion riding along where supported); threw or timed out →
+ * {@link reportFor}. The lease is renewed meanwhile; `op.signal` aborts when it is lost.
+ * @throws JobFailedError when the job threw; LeaseLostError / DuplicateEffectError when the
+ *   ledger refused the confirm; LedgerUnavailableError when the confirm could not be delivered.
+ */
+export async function executeJob(
+  api: LedgerApi,
+  shortcuts: Shortcuts,
+  claim: AcquiredClaim,
+  key: Required<OperationKey>,
+  job: Job,
+  options: RunOptions,
+): Promise<RunResult> {
+  const abort = new AbortController();
+  const signals = [abort.signal, ...(options.signal ? [options.signal] : [])];
+  const op = new OperationContext(api, shortcuts, claim, key, AbortSignal.any(signals));
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const keeper = new LeaseKeeper(api, claim.operationId, claim.fencingToken, leaseMs, (reason) =>
+    abort.abort(reason),
+  );
+  if (options.renewLease !== false) keeper.start();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    let result: JobResult | void;
+    try {
+      const run = Promise.resolve().then(() => job(op));
+      run.catch(() => {}); // a job that outlives its timeout must not reject unhandled
+      const timeout = options.timeoutMs;
+      result = await (timeout === undefined
+        ? run
+        : Promise.race([
+            run,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => {
+                const err = new JobTimeoutError(timeout);
+                abort.abort(err);
+                reject(err);
+              }, timeout);
+            }),
+          ]));
+    } catch (error) {
+      op.close();
+      throw await recordFailure(api, op, error, options);
+    }
+    op.close();
+    return await confirm(api, shortcuts, op, result ?? {});
+  } finally {
+    clearTimeout(timer);
+    op.close();
+    await keeper.stop();
+  }
+}
+
+async function confirm(
+  api: LedgerApi,
+  shortcuts: Shortcuts,
+  op: OperationContext,
+  result: JobResult,
+): Promise<RunResult> {
+  const body = { destinationRef: result.destinationRef, outputs: result.outputs as Json | undefined };
+  const pending = await op.takePendingCompletion();
+  if (pending && shortcuts.confirmCompleteStep !== false) {
+    try {
+      await deliverConfirm(api, op, { ...body, completeStep: pending });
+      shortcuts.confirmCompleteStep = true;
+      return executed(op, result);
+    } catch (err) {
+      if (!refusesField(err, 'completeStep')) throw err;
+      shortcuts.confirmCompleteStep = false;
+    }
+  }
+  if (pending) await api.completeStep(op.operationId, pending.name, op.fencingToken, pending.outputs);
+  await deliverConfirm(api, op, body);
+  return executed(op, result);
+}
+
+/** A confirm is idempotent with the same body: a lost answer is retried, a few rounds over. */
+async function deliverConfirm(
+  api: LedgerApi,
+  op: OperationContext,
+  body: Parameters<LedgerApi['confirm']>[2],
+) {
+  for (let round = 1; ; round++) {
+    try {
+      return await api.confirm(op.operationId, op.fencingToken, body);
+    } catch (err) {
+      if (!(err instanceof LedgerUnavailableError) || round >= CONFIRM_ROUNDS) throw err;
+    }
+  }
+}
+
+function executed(op: OperationContext, result: JobResult): RunResult {
+  return {
+    status: 'executed',
+    operationId: op.operationId,
+    state: 'confirmed',
+    attempt: op.attempt,
+    outcome: { destinationRef: result.destinationRef ?? null, outputs: result.outputs ?? null },
+  };
+}
+
+/** Records a failed job per the mapping and returns the JobFailedError to throw. */
+async function recordFailure(
+  api: LedgerApi,
+  op: OperationContext,
+  error: unknown,
+  options: RunOptions,
+): Promise<JobFailedError> {
+  let reportError: unknown;
+  // A step that finished before the error did complete: record it (a re-run then skips it).
+  await op.flush().catch((err: unknown) => (reportError = err));
+  const cancelled = options.signal?.aborted === true;
+  const report = reportFor({
+    error,
+    startedSteps: op.startedSteps.length,
+    cancelled,
+    classifyError: options.classifyError,
+  });
+  let recorded: RecordedOutcome;
+  try {
+    recorded = await send(api, op, report);
+  } catch (err) {
+    recorded = 'not-recorded';
+    reportError = err;
+  }
+  return new JobFailedError({
+    operationId: op.operationId,
+    attempt: op.attempt,
+    recorded,
+    startedSteps: op.startedSteps,
+    cause: error,
+    reportError,
+  });
+}
+
+async function send(api: LedgerApi, op: OperationContext, report: JobReport): Promise<RecordedOutcome> {
+  const { operationId: id, fencingToken: token } = op;
+  try {
+    if (report.kind === 'unknown') {
+      await api.reportUnknown(id, token, report.reason);
+      return 'unknown';
+    }
+    if (report.kind === 'release') {
+      await api.release(id, token, report.reason);
+      return 'released';
+    }
+    await api.fail(id, token, { code: report.code, message: report.message }, report.retryable);
+    return report.retryable ? 'failed-retryable' : 'failed-final';
+  } catch (err) {
+    // The ledger saw a started step this process did not (e.g. a start whose answer was lost).
+    if (err instanceof LedgerRequestError && err.code === 'outcome-uncertain') {
+      await api.reportUnknown(
+        id,
+        token,
+        report.kind === 'release' ? report.reason : 'message' in report ? report.message : '',
+      );
+      return 'unknown';
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,57 @@
+import type { LedgerApi } from '../http/worker-api.js';
+import { stepNameIssue, validateKey } from '../key/operation-key.js';
+import { InvalidKeyError } from '../errors.js';
+import type { AcquiredClaim, ClaimRequest, Json, OperationKey } from '../types.js';
+import { claimUntilDecided } from './claim-loop.js';
+import { executeJob } from './execute-job.js';
+import { DEFAULT_LEASE_MS, type Job, type RunOptions, type RunResult } from './run-options.js';
+import type { Shortcuts } from './shortcuts.js';
+
+/** The claim body of a run (key validated locally first). @throws InvalidKeyError. */
+export function claimRequestFor(key: OperationKey, payload: Json, options: RunOptions): ClaimRequest {
+  const valid = validateKey(key);
+  if (options.firstStep !== undefined) {
+    const issue = stepNameIssue(options.firstStep);
+    if (issue) throw new InvalidKeyError([{ field: 'firstStep', message: issue.message }]);
+  }
+  return {
+    key: valid,
+    payload,
+    leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+    ...(options.workerId !== undefined ? { workerId: options.workerId } : {}),
+    ...(options.supersedes !== undefined ? { supersedes: options.supersedes } : {}),
+    ...(options.firstStep !== undefined ? { startStep: options.firstStep } : {}),
+  };
+}
+
+/**
+ * Claims `key` with `payload`; runs `job` only when acquired and records its outcome; a
+ * duplicate gets the recorded outcome. See `LedgerClient.runOnce` for the contract.
+ */
+export async function runOnce(
+  api: LedgerApi,
+  shortcuts: Shortcuts,
+  key: OperationKey,
+  payload: Json,
+  job: Job,
+  options: RunOptions = {},
+): Promise<RunResult> {
+  const request = claimRequestFor(key, payload, options);
+  const answer = await claimUntilDecided(api, shortcuts, request, options);
+  if (answer.kind === 'replayed') {
+    return {
+      status: 'replayed',
+      operationId: answer.operationId,
+      state: answer.state,
+      outcome: answer.outcome,
+    };
+  }
+  return executeJob(
+    api,
+    shortcuts,
+    answer as AcquiredClaim,
+    request.key as Required<OperationKey>,
+    job,
+    options,
+  );
+}
