@@ -3,7 +3,7 @@ import { LedgerApi } from './http/worker-api.js';
 import { operationIdOf } from './key/operation-key.js';
 import { subscribe, type Feed, type FeedEvent, type FeedFilter, type SubscribeOptions } from './read/sse.js';
 import { recover, type RecoverOptions, type RecoveryReport } from './recovery/recover.js';
-import type { Json, OperationKey, OperationStatus } from './types.js';
+import type { OperationKey, OperationStatus } from './types.js';
 import type { OperationContext } from './worker/operation-context.js';
 import { runMany, type ItemReport, type RunManyOptions } from './worker/run-many.js';
 import { runOnce } from './worker/run-once.js';
@@ -22,7 +22,7 @@ export interface LedgerClientOptions extends TransportOptions {
 /** Options of {@link LedgerClient.makeRunOnce}. */
 export interface MakeRunOnceOptions<A extends unknown[], R> extends RunOptions {
   readonly key: (...args: A) => OperationKey;
-  readonly payload: (...args: A) => Json;
+  readonly payload: (...args: A) => unknown;
   /** The destination's reference in the function's result (recorded by the confirm). */
   readonly destinationRef?: (result: R) => string | undefined;
 }
@@ -50,7 +50,7 @@ export class LedgerClient extends LedgerApi {
    *   SupersededError, RetentionExpiredError, JobFailedError (the job threw; `recorded` says
    *   what the ledger now holds), LeaseLostError (confirm refused), LedgerUnavailableError.
    */
-  runOnce(key: OperationKey, payload: Json, job: Job, options: RunOptions = {}): Promise<RunResult> {
+  runOnce(key: OperationKey, payload: unknown, job: Job, options: RunOptions = {}): Promise<RunResult> {
     return runOnce(this, this.shortcuts, key, payload, job, options);
   }
 
@@ -59,7 +59,7 @@ export class LedgerClient extends LedgerApi {
    * `makeIdempotent` style): the function's JSON result is the recorded outputs, and a duplicate
    * call returns the recorded outputs without calling it. `op` is passed as the last argument.
    */
-  makeRunOnce<A extends unknown[], R extends Json | void>(
+  makeRunOnce<A extends unknown[], R>(
     fn: (...args: [...A, OperationContext]) => Promise<R> | R,
     options: MakeRunOnceOptions<A, R>,
   ): (...args: A) => Promise<R> {
@@ -70,7 +70,7 @@ export class LedgerClient extends LedgerApi {
         payload(...args),
         async (op): Promise<JobResult> => {
           const r = await fn(...args, op);
-          return { outputs: (r ?? null) as Json, destinationRef: destinationRef?.(r) };
+          return { outputs: r ?? null, destinationRef: destinationRef?.(r) };
         },
         run,
       );

@@ -81,7 +81,8 @@ export type ClaimAnswer =
 /** Body of `POST /v1/claims`. */
 export interface ClaimRequest {
   readonly key: OperationKey;
-  readonly payload: Json;
+  /** Any JSON-serialisable value; its RFC 8785 canonical form is fingerprinted. */
+  readonly payload: unknown;
   /** Lease length, ms (1 000 – 3 600 000, at most the action policy's `maxLeaseMs`). */
   readonly leaseMs?: number;
   readonly workerId?: string;

@@ -83,7 +83,7 @@ async function confirm(
   op: OperationContext,
   result: JobResult,
 ): Promise<RunResult> {
-  const body = { destinationRef: result.destinationRef, outputs: result.outputs as Json | undefined };
+  const body = { destinationRef: result.destinationRef, outputs: toJson(result.outputs) };
   const pending = await op.takePendingCompletion();
   if (pending && shortcuts.confirmCompleteStep !== false) {
     try {
@@ -121,7 +121,7 @@ function executed(op: OperationContext, result: JobResult): RunResult {
     operationId: op.operationId,
     state: 'confirmed',
     attempt: op.attempt,
-    outcome: { destinationRef: result.destinationRef ?? null, outputs: result.outputs ?? null },
+    outcome: { destinationRef: result.destinationRef ?? null, outputs: toJson(result.outputs) ?? null },
   };
 }
 
@@ -184,4 +184,9 @@ async function send(api: LedgerApi, op: OperationContext, report: JobReport): Pr
     }
     throw err;
   }
+}
+
+/** A value as the JSON the ledger records (`undefined` stays absent). */
+function toJson(value: unknown): Json | undefined {
+  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as Json);
 }

@@ -83,7 +83,7 @@ export class OperationContext {
    * A step completed by an earlier attempt returns its recorded outputs and `fn` is not called.
    * @throws LeaseLostError when the ledger refuses the start (`fn` is not called); `fn`'s error.
    */
-  async step<T extends Json | void>(name: string, fn: (providerKey: string) => T | Promise<T>): Promise<T> {
+  async step<T>(name: string, fn: (providerKey: string) => T | Promise<T>): Promise<T> {
     const issue = stepNameIssue(name);
     if (issue) throw new InvalidKeyError([issue]);
     if (this.closed) throw new OperationClosedError(name);

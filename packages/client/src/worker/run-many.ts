@@ -1,7 +1,7 @@
 import type { LedgerRequestError } from '../errors.js';
 import { InProgressError } from '../errors.js';
 import { MAX_BATCH_CLAIMS, type LedgerApi } from '../http/worker-api.js';
-import type { AcquiredClaim, Json, OperationKey } from '../types.js';
+import type { AcquiredClaim, OperationKey } from '../types.js';
 import { executeJob } from './execute-job.js';
 import type { OperationContext } from './operation-context.js';
 import { claimRequestFor, runOnce } from './run-once.js';
@@ -11,7 +11,7 @@ import type { Shortcuts } from './shortcuts.js';
 /** Options of `runMany`: how to key each item, and how many jobs run at once. */
 export interface RunManyOptions<T> extends Omit<RunOptions, 'firstStep'> {
   readonly key: (item: T, index: number) => OperationKey;
-  readonly payload: (item: T, index: number) => Json;
+  readonly payload: (item: T, index: number) => unknown;
   /** Jobs running at once. @defaultValue 4 */
   readonly concurrency?: number;
   /** Claims per `POST /v1/claims/batch` (≤ 500). @defaultValue 100 */

@@ -1,14 +1,14 @@
 import type { LedgerApi } from '../http/worker-api.js';
 import { stepNameIssue, validateKey } from '../key/operation-key.js';
 import { InvalidKeyError } from '../errors.js';
-import type { AcquiredClaim, ClaimRequest, Json, OperationKey } from '../types.js';
+import type { AcquiredClaim, ClaimRequest, OperationKey } from '../types.js';
 import { claimUntilDecided } from './claim-loop.js';
 import { executeJob } from './execute-job.js';
 import { DEFAULT_LEASE_MS, type Job, type RunOptions, type RunResult } from './run-options.js';
 import type { Shortcuts } from './shortcuts.js';
 
 /** The claim body of a run (key validated locally first). @throws InvalidKeyError. */
-export function claimRequestFor(key: OperationKey, payload: Json, options: RunOptions): ClaimRequest {
+export function claimRequestFor(key: OperationKey, payload: unknown, options: RunOptions): ClaimRequest {
   const valid = validateKey(key);
   if (options.firstStep !== undefined) {
     const issue = stepNameIssue(options.firstStep);
@@ -32,7 +32,7 @@ export async function runOnce(
   api: LedgerApi,
   shortcuts: Shortcuts,
   key: OperationKey,
-  payload: Json,
+  payload: unknown,
   job: Job,
   options: RunOptions = {},
 ): Promise<RunResult> {

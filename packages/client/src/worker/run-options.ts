@@ -1,5 +1,5 @@
 import type { ErrorClass } from './outcome-mapping.js';
-import type { Json, ReplayedOutcome } from '../types.js';
+import type { ReplayedOutcome } from '../types.js';
 import type { OperationContext } from './operation-context.js';
 
 /** Options of `runOnce` (and of every item of `runMany`). Durations in ms. */
@@ -33,7 +33,8 @@ export interface RunOptions {
 /** What a job returns: the destination's reference and outputs, recorded by the confirm. */
 export interface JobResult {
   readonly destinationRef?: string;
-  readonly outputs?: Json;
+  /** Any JSON-serialisable value, replayed to later claims. */
+  readonly outputs?: unknown;
 }
 
 /** A job: runs only when the claim acquired the operation. */

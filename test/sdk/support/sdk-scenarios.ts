@@ -1,0 +1,326 @@
+// W1–W3 (workers through the SDK) and C7–C9 (core lease scenarios), written with the SDK and
+// counting records at a simulated destination. Time moves on the ledger's own (fake) clock.
+import { jest } from '@jest/globals';
+import {
+  AwaitingRecoveryError,
+  JobFailedError,
+  LeaseLostError,
+  type LedgerClient,
+  type Job,
+  type OperationContext,
+} from '@operation-ledger/client';
+import type { StoreKind } from '../../../src/config/ledger-config.js';
+import { Destination } from '../../support/destination.js';
+import { startTestLedger, type TestLedger } from '../../support/test-ledger.js';
+import { aborted, deferred, eventually, PausableFetch, sdkClient } from './sdk-harness.js';
+
+const LEASE = 1_500;
+const TENANT = 'acme';
+const key = (subject: string) => ({ tenant: TENANT, source: 'shop', action: 'invoice.create', subject });
+
+/** A destination call that saves on receipt and answers after the client's timeout. */
+async function saveThenTimeOut(destination: Destination, ref: string, providerKey: string): Promise<string> {
+  destination.create(ref, providerKey);
+  throw Object.assign(new Error('no answer within 50 ms'), { name: 'TimeoutError' });
+}
+
+/** Runs recovery passes until one settles something (the review queue is a projection). */
+async function recoverUntilSettled(ledger: LedgerClient, destination: Destination) {
+  return eventually(async () => {
+    const r = await ledger.recover({
+      tenant: TENANT,
+      action: 'invoice.create',
+      lookup: (op) => {
+        const found = destination.find(op.key.subject);
+        return found.length === 1
+          ? { found: found[0]!.id, checkedFields: { externalRef: op.key.subject } }
+          : { notFound: true };
+      },
+    });
+    return r.found + r.notFound > 0 ? r : null;
+  });
+}
+
+export function sdkScenarios(store: StoreKind): void {
+  let ledger: TestLedger;
+  let sdk: LedgerClient;
+  beforeAll(async () => {
+    ledger = await startTestLedger(store);
+    sdk = sdkClient(ledger);
+  });
+  afterAll(() => ledger.close());
+
+  it('W1/C9 timeout after the destination saved: unknown, redeliveries await recovery, recover confirms; 1 record', async () => {
+    const destination = new Destination();
+    const calls = { n: 0 };
+    const job = (op: OperationContext) =>
+      op
+        .step('create', (pk) => (calls.n++, saveThenTimeOut(destination, 'W1', pk)))
+        .then((id) => ({ destinationRef: id }));
+    const first = await sdk
+      .runOnce(key('W1'), { total: '10.00' }, job, { leaseMs: LEASE })
+      .catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(JobFailedError);
+    expect(first).toMatchObject({ recorded: 'unknown', startedSteps: ['create'] });
+
+    for (let i = 0; i < 3; i++) {
+      const again = await sdk.runOnce(key('W1'), { total: '10.00' }, job).catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(AwaitingRecoveryError);
+    }
+    expect(calls.n).toBe(1);
+
+    const lookups: string[] = [];
+    const report = await eventually(async () => {
+      const r = await sdk.recover({
+        tenant: TENANT,
+        action: 'invoice.create',
+        lookup: (op) => {
+          lookups.push(op.providerKey('create'));
+          expect(op.payload).toEqual({ total: '10.00' });
+          const found = destination.find('W1');
+          return found.length === 1 ? { found: found[0]!.id } : { notFound: true };
+        },
+      });
+      return r.found > 0 ? r : null;
+    });
+    expect(report.found).toBe(1);
+    expect(lookups[0]).toBe(destination.records[0]!.idempotencyKey);
+    const replay = await sdk.runOnce(key('W1'), { total: '10.00' }, job);
+    expect(replay).toMatchObject({
+      status: 'replayed',
+      outcome: { destinationRef: destination.records[0]!.id },
+    });
+    expect(destination.count).toBe(1);
+    expect(calls.n).toBe(1);
+  });
+
+  it('W2 lease lost while running: op.signal aborts, the late step is refused; 1 record', async () => {
+    const destination = new Destination();
+    const stalled = new PausableFetch();
+    const a = sdkClient(ledger, { fetch: stalled.fetch });
+    const entered = deferred<OperationContext>();
+    const wake = deferred();
+    const aRun = a
+      .runOnce(
+        key('W2'),
+        { n: 2 },
+        async (op) => {
+          entered.resolve(op);
+          await wake.promise;
+          return { destinationRef: await op.step('create', (pk) => destination.create('W2', pk)) };
+        },
+        { leaseMs: LEASE, workerId: 'A' },
+      )
+      .catch((e: unknown) => e);
+    const opA = await entered.promise;
+    await stalled.pause();
+    ledger.clock.advance(LEASE + 1);
+
+    const b = await sdk.runOnce(
+      key('W2'),
+      { n: 2 },
+      async (op) => ({
+        destinationRef: await op.step('create', (pk) => destination.create('W2', pk)),
+      }),
+      { leaseMs: LEASE, workerId: 'B' },
+    );
+    expect(b).toMatchObject({ status: 'executed', attempt: 2 });
+
+    stalled.resume();
+    expect(await aborted(opA.signal)).toBeInstanceOf(LeaseLostError);
+    wake.resolve();
+    const errA = await aRun;
+    expect(errA).toBeInstanceOf(JobFailedError);
+    expect((errA as JobFailedError).cause).toBeInstanceOf(LeaseLostError);
+    expect(destination.count).toBe(1);
+    expect((await sdk.get(b.operationId)).destinationRef).toBe(destination.records[0]!.id);
+  });
+
+  it('W3 re-run after a completed step: step one is replayed from its outputs, step two runs; each effect once', async () => {
+    const invoices = new Destination();
+    const mails = new Destination();
+    const crashed = await new Promise<string>((resolve) => {
+      void sdk.runOnce(
+        key('W3'),
+        { n: 3 },
+        async (op) => {
+          await op.step('create-invoice', (pk) => ({ invoiceId: invoices.create('W3', pk) }));
+          resolve(op.operationId);
+          await new Promise(() => {}); // the process dies here: nothing more is sent
+        },
+        { leaseMs: LEASE, renewLease: false },
+      );
+    });
+    await eventually(async () => (await sdk.get(crashed)).steps.some((s) => s.status === 'completed'));
+    ledger.clock.advance(LEASE + 1);
+
+    let replayed: unknown;
+    const r = await sdk.runOnce(
+      key('W3'),
+      { n: 3 },
+      async (op) => {
+        replayed = await op.step('create-invoice', (pk) => ({ invoiceId: invoices.create('W3', pk) }));
+        await op.step('send-receipt', (pk) => mails.create('W3', pk));
+        return { destinationRef: (replayed as { invoiceId: string }).invoiceId };
+      },
+      { leaseMs: LEASE },
+    );
+    expect(r).toMatchObject({
+      status: 'executed',
+      attempt: 2,
+      outcome: { destinationRef: invoices.records[0]!.id },
+    });
+    expect(replayed).toEqual({ invoiceId: invoices.records[0]!.id });
+    expect([invoices.count, mails.count]).toEqual([1, 1]);
+  });
+
+  it('C7 zombie worker: its late confirm is refused as stale; history shows both attempts; 1 record', async () => {
+    const destination = new Destination();
+    const wake = deferred();
+    const entered = deferred();
+    const zombie = sdk
+      .runOnce(
+        key('C7'),
+        { parcel: 1 },
+        async (op) => {
+          await op.step('validate', () => ({ ok: true }));
+          entered.resolve();
+          await wake.promise;
+          return { outputs: { zombie: true } };
+        },
+        { leaseMs: LEASE, renewLease: false, workerId: 'A' },
+      )
+      .catch((e: unknown) => e);
+    await entered.promise;
+    await new Promise((r) => setTimeout(r, 30)); // the deferred step completion is flushed
+    ledger.clock.advance(LEASE + 1);
+    const b = await sdk.runOnce(
+      key('C7'),
+      { parcel: 1 },
+      async (op) => ({
+        destinationRef: await op.step('dispatch', (pk) => destination.create('C7', pk)),
+      }),
+      { leaseMs: LEASE, workerId: 'B' },
+    );
+    expect(b).toMatchObject({ status: 'executed', attempt: 2 });
+    wake.resolve();
+    expect(await zombie).toBeInstanceOf(LeaseLostError);
+    expect(destination.count).toBe(1);
+    const events = (await sdk.history(b.operationId)).events;
+    expect(
+      events.filter((e) => e.type === 'OperationClaimed').map((e) => [e.data.attempt, e.data.workerId]),
+    ).toEqual([
+      [1, 'A'],
+      [2, 'B'],
+    ]);
+    expect(events.filter((e) => e.type === 'OperationConfirmed')).toHaveLength(1);
+  });
+
+  it('C8 lease expires after the call started: awaiting recovery, no second call, the late confirm changes nothing', async () => {
+    const destination = new Destination();
+    const wake = deferred();
+    const called = deferred<string>();
+    const frozen = sdk
+      .runOnce(
+        key('C8'),
+        { parcel: 2 },
+        async (op) => {
+          const ref = await op.step('dispatch', async (pk) => {
+            const id = destination.create('C8', pk);
+            called.resolve(op.operationId);
+            await wake.promise; // frozen after the destination saved, before the answer
+            return id;
+          });
+          return { destinationRef: ref };
+        },
+        { leaseMs: LEASE, renewLease: false },
+      )
+      .catch((e: unknown) => e);
+    const id = await called.promise;
+    ledger.clock.advance(LEASE + 1);
+    const second = jest.fn<Job>();
+    expect(await sdk.runOnce(key('C8'), { parcel: 2 }, second).catch((e: unknown) => e)).toBeInstanceOf(
+      AwaitingRecoveryError,
+    );
+    expect(second).not.toHaveBeenCalled();
+    await sdk.resolve(id, {
+      resolution: 'confirmed',
+      destinationRef: destination.records[0]!.id,
+      reason: 'found it',
+    });
+    wake.resolve();
+    const late = await frozen;
+    // Stale token (the resolution stands): refused at the step's completion or at the confirm.
+    expect(late instanceof JobFailedError ? late.cause : late).toBeInstanceOf(LeaseLostError);
+    expect(destination.count).toBe(1);
+    expect(await sdk.runOnce(key('C8'), { parcel: 2 }, second)).toMatchObject({ status: 'replayed' });
+    expect((await sdk.history(id)).events.filter((e) => e.type === 'DuplicateEffectDetected')).toHaveLength(
+      0,
+    );
+  });
+
+  it('C8 control: a worker frozen before its step is safely reclaimed; its late step is refused; 1 record', async () => {
+    const destination = new Destination();
+    const wake = deferred();
+    const entered = deferred();
+    const frozen = sdk
+      .runOnce(
+        key('C8-control'),
+        { parcel: 3 },
+        async (op) => {
+          entered.resolve();
+          await wake.promise;
+          return { destinationRef: await op.step('dispatch', (pk) => destination.create('C8c', pk)) };
+        },
+        { leaseMs: LEASE, renewLease: false },
+      )
+      .catch((e: unknown) => e);
+    await entered.promise;
+    ledger.clock.advance(LEASE + 1);
+    const b = await sdk.runOnce(key('C8-control'), { parcel: 3 }, async (op) => ({
+      destinationRef: await op.step('dispatch', (pk) => destination.create('C8c', pk)),
+    }));
+    expect(b).toMatchObject({ status: 'executed', attempt: 2 });
+    wake.resolve();
+    const late = await frozen;
+    expect((late as JobFailedError).cause).toBeInstanceOf(LeaseLostError);
+    expect(destination.count).toBe(1);
+  });
+
+  it('32 concurrent runOnce of one key: the effect happens once, everyone gets its outcome', async () => {
+    const destination = new Destination();
+    const clients = Array.from({ length: 4 }, () => sdkClient(ledger));
+    const results = await Promise.all(
+      Array.from({ length: 32 }, (_, i) =>
+        clients[i % 4]!.runOnce(
+          key('race-32'),
+          { lines: [1, 2] },
+          async (op) => ({
+            destinationRef: await op.step('create', (pk) => destination.create('race', pk)),
+          }),
+          { waitIfInProgress: { timeoutMs: 30_000, pollMs: 50 }, leaseMs: 10_000 },
+        ),
+      ),
+    );
+    expect(destination.count).toBe(1);
+    expect(results.filter((r) => r.status === 'executed')).toHaveLength(1);
+    expect(new Set(results.map((r) => r.outcome.destinationRef))).toEqual(
+      new Set([destination.records[0]!.id]),
+    );
+    expect(new Set(results.map((r) => r.operationId))).toEqual(new Set([sdk.operationIdOf(key('race-32'))]));
+  });
+
+  it('recover: not found releases the operation and a re-run creates the record once', async () => {
+    const destination = new Destination();
+    const lost = (op: OperationContext) =>
+      op.step('create', () => Promise.reject(Object.assign(new Error('reset'), { name: 'ECONNRESET' })));
+    await sdk.runOnce(key('lost'), {}, lost).catch(() => undefined);
+    const r = await recoverUntilSettled(sdk, destination);
+    expect(r.notFound).toBe(1);
+    const rerun = await sdk.runOnce(key('lost'), {}, async (op) => ({
+      destinationRef: await op.step('create', (pk) => destination.create('lost', pk)),
+    }));
+    expect(rerun).toMatchObject({ status: 'executed', attempt: 2 });
+    expect(destination.count).toBe(1);
+  });
+}
