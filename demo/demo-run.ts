@@ -2,7 +2,7 @@ import { DemoTally } from './demo-tally.js';
 import { planDeliveries } from './github-deliveries.js';
 import { loadGithubIntents } from './github-intents.js';
 import { keyText } from './intent.js';
-import { LedgerClient, type LedgerEndpoint } from './ledger-client.js';
+import { historyUrl, ledgerClient, type LedgerEndpoint } from './ledger-endpoint.js';
 import { recoverUnknownOperations, type RecoveryReport } from './recovery.js';
 import { TicketClient } from './ticket-client.js';
 import { startTicketSystem, type TicketSystem, type TicketSystemStats } from './ticket-system.js';
@@ -108,7 +108,7 @@ export async function runDemo(
   const intents = catalogue.intents.slice(0, options.limit ?? catalogue.intents.length);
   const plan = planDeliveries(intents, { seed: options.seed, conflicts: options.conflicts });
 
-  const ledger = new LedgerClient(env.ledger);
+  const ledger = ledgerClient(env.ledger);
   const tickets = new TicketClient(env.ticketSystem.url);
   const tally = new DemoTally();
   const workerContext = (workerId: string): WorkerContext => ({
@@ -117,7 +117,7 @@ export async function runDemo(
     workerId,
     leaseMs: options.leaseMs,
     ticketTimeoutMs: options.ticketTimeoutMs,
-    maxInProgressRetries: 100,
+    maxInProgressWaitMs: 10_000,
     maxRetryWaitMs: 100,
   });
   const workers = Array.from({ length: options.concurrency }, (_, i) =>
@@ -149,7 +149,7 @@ export async function runDemo(
   for (const intent of intents) {
     const operationId = operationByKey.get(keyText(intent.key));
     const refs = ticketByRef.get(intent.ticket.externalRef) ?? [];
-    const status = operationId ? await ledger.getOperation(operationId) : null;
+    const status = operationId ? await ledger.get(operationId) : null;
     if (
       !operationId ||
       status?.state !== 'confirmed' ||
@@ -215,7 +215,7 @@ export async function runDemo(
     destination: env.ticketSystem.stats(),
     unsettled,
     sampleOperationId: sample?.operationId ?? null,
-    sampleHistoryUrl: sample ? ledger.historyUrl(sample.operationId) : null,
+    sampleHistoryUrl: sample ? historyUrl(env.ledger, sample.operationId) : null,
     durationMs: Date.now() - startedAt,
     problems,
   };

@@ -1,10 +1,10 @@
+import { LedgerRequestError, type LedgerClient } from '@operation-ledger/client';
 import type { DemoTally } from './demo-tally.js';
 import type { Delivery } from './intent.js';
-import type { LedgerClient } from './ledger-client.js';
 import type { TicketClient } from './ticket-client.js';
 import { processDelivery, type WorkerContext } from './worker.js';
 
-/** Actor recorded on every resolution the recovery makes. */
+/** Actor recorded on every resolution the recovery makes (the demo key's name). */
 export const RECOVERY_ACTOR = 'recovery-bot';
 
 /** What recovery needs: both systems, a worker context for re-runs, and its bounds. */
@@ -41,9 +41,9 @@ export interface RecoveryReport {
  * The recovery step for operations whose outcome is unknown ("inspect, don't retry"). For every
  * operation the run touched, asks the ledger for its state; for each one in `unknown`:
  * - looks the ticket up at the destination by its external reference;
- * - found → `POST /resolve {resolution: 'confirmed', destinationRef: <ticket id>}`;
- * - not found → `POST /resolve {resolution: 'not_found'}` (the operation is released) and the claim
- *   is run again with the same payload — the same provider idempotency key goes to the ticket system.
+ * - found → resolve `confirmed` with the ticket id;
+ * - not found → resolve `not_found` (the operation is released) and run the delivery again — the
+ *   same provider idempotency key goes to the ticket system.
  * Repeats up to `maxRounds` passes, since a re-run can itself end Unknown.
  */
 export async function recoverUnknownOperations(
@@ -64,24 +64,22 @@ export async function recoverUnknownOperations(
       const found = await ctx.tickets.findByExternalRef(externalRef);
       if (found.length > 1) ambiguous.push(operationId);
       const ticket = found[0];
-      const answer = await ctx.ledger.resolve(
-        operationId,
-        ticket
-          ? {
-              resolution: 'confirmed',
-              destinationRef: ticket.id,
-              reason: `ticket ${ticket.id} found at the ticket system by externalRef ${externalRef}`,
-              actor: RECOVERY_ACTOR,
-            }
-          : {
-              resolution: 'not_found',
-              reason: `no ticket with externalRef ${externalRef} at the ticket system`,
-              actor: RECOVERY_ACTOR,
-            },
-      );
-      if (answer.kind === 'refused') {
-        if (answer.code !== 'not-unknown')
-          throw new Error(`resolve ${operationId}: ${answer.status} ${answer.code}`);
+      try {
+        await ctx.ledger.resolve(
+          operationId,
+          ticket
+            ? {
+                resolution: 'confirmed',
+                destinationRef: ticket.id,
+                reason: `ticket ${ticket.id} found at the ticket system by externalRef ${externalRef}`,
+              }
+            : {
+                resolution: 'not_found',
+                reason: `no ticket with externalRef ${externalRef} at the ticket system`,
+              },
+        );
+      } catch (err) {
+        if (!(err instanceof LedgerRequestError) || err.code !== 'not-unknown') throw err;
         alreadyResolved++;
         continue;
       }
@@ -105,8 +103,7 @@ async function unknownOperations(
 ): Promise<string[]> {
   const out: string[] = [];
   for (const operationId of operations.keys()) {
-    const status = await ledger.getOperation(operationId);
-    if (status?.state === 'unknown') out.push(operationId);
+    if ((await ledger.get(operationId)).state === 'unknown') out.push(operationId);
   }
   return out;
 }

@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { parseDemoArgs, DEMO_USAGE } from './demo-options.js';
 import { runDemo, startDemoTicketSystem } from './demo-run.js';
-import { LedgerClient } from './ledger-client.js';
+import { ledgerClient } from './ledger-endpoint.js';
 import { startLedger } from './start-ledger.js';
 import { formatHistory, formatSummary } from './summary.js';
 
@@ -23,9 +23,7 @@ async function main(): Promise<void> {
     const report = await runDemo(cli.options, { ledger: endpoint, ticketSystem });
     console.log(formatSummary(report));
     if (report.sampleOperationId) {
-      console.log(
-        '\n' + formatHistory(await new LedgerClient(endpoint).getHistory(report.sampleOperationId)),
-      );
+      console.log('\n' + formatHistory(await ledgerClient(endpoint).history(report.sampleOperationId)));
     }
     if (report.problems.length > 0) process.exitCode = 1;
     if (cli.keepOpen) {

@@ -1,6 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  AwaitingRecoveryError,
+  FinalError,
+  InProgressError,
+  JobFailedError,
+  LedgerRequestError,
+  PayloadConflictError,
+  type LedgerClient,
+} from '@operation-ledger/client';
 import type { Delivery } from './intent.js';
-import type { LedgerClient } from './ledger-client.js';
 import type { TicketClient } from './ticket-client.js';
 
 /** The step name recorded before the ticket system is called. */
@@ -15,8 +22,8 @@ export interface WorkerContext {
   readonly leaseMs: number;
   /** Client timeout of the ticket system call, ms; shorter than the lease. */
   readonly ticketTimeoutMs: number;
-  /** How often a `409 in-progress` is retried before the delivery is given up (bounded). */
-  readonly maxInProgressRetries: number;
+  /** How long a delivery waits while another worker holds its operation, ms. */
+  readonly maxInProgressWaitMs: number;
   /** Upper bound of one wait after `409 in-progress`, ms (Retry-After is in whole seconds). */
   readonly maxRetryWaitMs: number;
 }
@@ -40,12 +47,12 @@ export type DeliveryOutcome =
   | { readonly kind: 'awaiting-recovery' }
   /** Same key, different payload: refused, no ticket call. */
   | { readonly kind: 'conflict' }
-  /** Still `in-progress` after the bounded retries. */
+  /** Still `in-progress` after the bounded wait. */
   | { readonly kind: 'gave-up' }
   /** Any other refusal, with the command it answered. */
   | {
       readonly kind: 'refused';
-      readonly command: 'claim' | 'start' | 'confirm' | 'unknown' | 'fail';
+      readonly command: string;
       readonly operationId?: string;
       readonly status: number;
       readonly code: string;
@@ -61,103 +68,84 @@ export interface DeliveryReport {
 }
 
 /**
- * Handles one webhook delivery the way a production worker would, over the ledger's HTTP API:
- * 1. `POST /v1/claims` with the business key and payload;
- * 2. on 201: start the `create-ticket` step (gets the provider idempotency key), call the ticket
- *    system with that `Idempotency-Key` and a client timeout, then confirm with the ticket id — or,
- *    when no answer came in time, report Unknown (never a retryable failure: the ticket may exist);
- * 3. on 200: a duplicate — the outcome is replayed, nothing is called;
- * 4. on 409 in-progress: wait Retry-After (capped) and claim again, a bounded number of times;
- * 5. on 409 awaiting-recovery / 422 payload-conflict: stop; the answer is the outcome.
+ * Handles one webhook delivery: the worker SDK's `runOnce` claims the intent's key and, only when
+ * acquired, runs the business logic — create the ticket with the step's provider idempotency
+ * key. The SDK records the outcome: a created ticket is confirmed, a refused request (4xx) a
+ * final failure, no answer in time **unknown** (the ticket may exist); duplicates are answered
+ * from the record, and a delivery waits while another worker holds the intent.
  */
 export async function processDelivery(delivery: Delivery, ctx: WorkerContext): Promise<DeliveryReport> {
-  const report = (outcome: DeliveryOutcome, inProgressAnswers: number): DeliveryReport => ({
+  let inProgressAnswers = 0;
+  const report = (outcome: DeliveryOutcome): DeliveryReport => ({
     delivery,
     workerId: ctx.workerId,
     outcome,
     inProgressAnswers,
   });
-  for (let inProgress = 0; ; inProgress++) {
-    const answer = await ctx.ledger.claim({
-      key: delivery.intent.key,
-      payload: delivery.intent.payload,
-      leaseMs: ctx.leaseMs,
-      workerId: ctx.workerId,
-    });
-    switch (answer.kind) {
-      case 'acquired':
-        return report(
-          await performEffect(delivery, answer.operationId, answer.fencingToken, ctx),
-          inProgress,
-        );
-      case 'replayed':
-        return report(
-          {
-            kind: 'replayed',
-            operationId: answer.operationId,
-            destinationRef: answer.outcome.destinationRef ?? null,
-          },
-          inProgress,
-        );
-      case 'in-progress':
-        if (inProgress >= ctx.maxInProgressRetries) return report({ kind: 'gave-up' }, inProgress + 1);
-        await sleep(Math.max(10, Math.min(answer.retryAfterMs, ctx.maxRetryWaitMs)));
-        continue;
-      case 'awaiting-recovery':
-        return report({ kind: 'awaiting-recovery' }, inProgress);
-      case 'payload-conflict':
-        return report({ kind: 'conflict' }, inProgress);
-      case 'refused':
-        return report({ kind: 'refused', command: 'claim', ...pick(answer) }, inProgress);
+  let destinationReplayed = false;
+  try {
+    const run = await ctx.ledger.runOnce(
+      delivery.intent.key,
+      delivery.intent.payload,
+      async (op) => {
+        const ticketId = await op.step(CREATE_TICKET_STEP, async (providerKey) => {
+          const result = await ctx.tickets.create(delivery.intent.ticket, providerKey, ctx.ticketTimeoutMs);
+          if (result.kind === 'uncertain') throw new Error(result.reason);
+          if (result.kind === 'rejected') {
+            throw new FinalError(result.reason, { code: `ticket-system-${result.status}` });
+          }
+          destinationReplayed = result.replayed;
+          return result.ticket.id;
+        });
+        return { destinationRef: ticketId, outputs: { ticketId } };
+      },
+      {
+        leaseMs: ctx.leaseMs,
+        workerId: ctx.workerId,
+        waitIfInProgress: {
+          timeoutMs: ctx.maxInProgressWaitMs,
+          pollMs: ctx.maxRetryWaitMs,
+          onWait: () => inProgressAnswers++,
+        },
+      },
+    );
+    const { operationId, outcome } = run;
+    if (run.status === 'replayed') {
+      return report({ kind: 'replayed', operationId, destinationRef: outcome.destinationRef });
     }
-  }
-}
-
-/** The holder's part: step start → ticket call → confirm, unknown or fail. */
-async function performEffect(
-  delivery: Delivery,
-  operationId: string,
-  fencingToken: number,
-  ctx: WorkerContext,
-): Promise<DeliveryOutcome> {
-  const started = await ctx.ledger.startStep(operationId, CREATE_TICKET_STEP, fencingToken);
-  if (started.kind === 'refused') return { kind: 'refused', command: 'start', operationId, ...pick(started) };
-
-  const result = await ctx.tickets.create(
-    delivery.intent.ticket,
-    started.providerIdempotencyKey,
-    ctx.ticketTimeoutMs,
-  );
-  if (result.kind === 'created') {
-    const confirmed = await ctx.ledger.confirm(operationId, {
-      fencingToken,
-      destinationRef: result.ticket.id,
-      outputs: { ticketId: result.ticket.id },
-    });
-    if (confirmed.kind === 'refused')
-      return { kind: 'refused', command: 'confirm', operationId, ...pick(confirmed) };
-    return {
+    return report({
       kind: 'created',
       operationId,
-      destinationRef: result.ticket.id,
-      destinationReplayed: result.replayed,
-    };
+      destinationRef: outcome.destinationRef!,
+      destinationReplayed,
+    });
+  } catch (err) {
+    return report(outcomeOfError(err));
   }
-  if (result.kind === 'uncertain') {
-    const unknown = await ctx.ledger.reportUnknown(operationId, { fencingToken, reason: result.reason });
-    if (unknown.kind === 'refused')
-      return { kind: 'refused', command: 'unknown', operationId, ...pick(unknown) };
-    return { kind: 'unknown', operationId, reason: result.reason };
-  }
-  const failed = await ctx.ledger.fail(operationId, {
-    fencingToken,
-    error: { code: `ticket-system-${result.status}`, message: result.reason },
-    retryable: false,
-  });
-  if (failed.kind === 'refused') return { kind: 'refused', command: 'fail', operationId, ...pick(failed) };
-  return { kind: 'failed', operationId, reason: result.reason };
 }
 
-function pick(refusal: { status: number; code: string; detail: string }) {
-  return { status: refusal.status, code: refusal.code, detail: refusal.detail };
+/** What a refusal or a failed job means for the delivery. */
+function outcomeOfError(err: unknown): DeliveryOutcome {
+  if (err instanceof AwaitingRecoveryError) return { kind: 'awaiting-recovery' };
+  if (err instanceof PayloadConflictError) return { kind: 'conflict' };
+  if (err instanceof InProgressError) return { kind: 'gave-up' };
+  if (err instanceof JobFailedError) {
+    const reason = err.cause instanceof Error ? err.cause.message : String(err.cause);
+    if (err.recorded === 'unknown') return { kind: 'unknown', operationId: err.operationId, reason };
+    if (err.recorded === 'failed-final') return { kind: 'failed', operationId: err.operationId, reason };
+    const refusal = err.reportError instanceof LedgerRequestError ? err.reportError : null;
+    return {
+      kind: 'refused',
+      command: `report-${err.recorded}`,
+      operationId: err.operationId,
+      status: refusal?.status ?? 0,
+      code: refusal?.code ?? 'not-recorded',
+      detail: reason,
+    };
+  }
+  if (err instanceof LedgerRequestError) {
+    const command = err.request.split('/').pop() ?? 'claim';
+    return { kind: 'refused', command, status: err.status, code: err.code, detail: err.problem.detail };
+  }
+  throw err;
 }

@@ -1,5 +1,5 @@
 import { keyText, type Intent } from '../intent.js';
-import type { HistoryEvent, LedgerClient } from '../ledger-client.js';
+import type { HistoryEvent, LedgerClient } from '@operation-ledger/client';
 import type { Ticket } from '../ticket-system.js';
 
 /** What the operations' histories say happened to expired leases and unknown outcomes. */
@@ -103,8 +103,8 @@ export async function checkIntents(
   const checks: IntentCheck[] = [];
   for (const intent of intents) {
     const operationId = operationIds.get(keyText(intent.key)) ?? null;
-    const status = operationId ? await ledger.getOperation(operationId) : null;
-    if (operationId) tallyHistory(story, (await ledger.getHistory(operationId)).events);
+    const status = operationId ? await ledger.get(operationId) : null;
+    if (operationId) tallyHistory(story, (await ledger.history(operationId)).events);
     const ticketIds = ticketsByRef.get(intent.ticket.externalRef) ?? [];
     const state = status?.state ?? 'unseen';
     const destinationRef = status?.destinationRef ?? null;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { planDeliveries } from '../github-deliveries.js';
 import { loadGithubIntents } from '../github-intents.js';
 import { keyText, type Delivery, type Intent } from '../intent.js';
-import { LedgerClient, type LedgerEndpoint } from '../ledger-client.js';
+import { ledgerClient, type LedgerEndpoint } from '../ledger-endpoint.js';
 import { startLedger, type RunningLedger } from '../start-ledger.js';
 import { TicketClient } from '../ticket-client.js';
 import { startTicketSystem, type TicketSystem, type TicketSystemStats } from '../ticket-system.js';
@@ -72,7 +72,7 @@ export async function runChaos(
   const plan = planDeliveries(intents, { seed: options.seed, conflicts: 0 });
   const intentsByKey = new Map(intents.map((i) => [keyText(i.key), i] as const));
   const operationIds = new Map<string, string>();
-  const ledger = new LedgerClient(env.ledger);
+  const ledger = ledgerClient(env.ledger);
   const tickets = new TicketClient(env.ticketSystem.url);
 
   const queue = new WorkQueue();
@@ -115,7 +115,7 @@ export async function runChaos(
     },
   );
   const recovery = new EvidenceRecovery({
-    ledger: env.ledger,
+    ledger,
     tickets,
     tenants: [...new Set(intents.map((i) => i.key.tenant))],
     intents: intentsByKey,
@@ -127,6 +127,7 @@ export async function runChaos(
   });
 
   let reconciled = 0;
+  let recoveryStats: EvidenceRecoveryStats | undefined;
   fleet.start();
   recovery.start();
   try {
@@ -144,7 +145,7 @@ export async function runChaos(
         const id = keyText(intent.key);
         if (confirmed.has(id)) continue;
         const operationId = operationIds.get(id);
-        const status = operationId ? await ledger.getOperation(operationId) : null;
+        const status = operationId ? await ledger.get(operationId) : null;
         if (status?.state === 'confirmed') confirmed.add(id);
         else if (status?.state !== 'unknown') pending.push(intent); // unknown: recovery's part
       }
@@ -158,21 +159,21 @@ export async function runChaos(
     }
   } finally {
     await fleet.stop();
-    await recovery.stop();
+    recoveryStats = await recovery.stop();
     await queue.close();
   }
 
   const records = await tickets.list();
   const { checks, story } = await checkIntents(intents, operationIds, records, ledger);
   const fleetStats = fleet.stats();
-  const recoveryStats = recovery.stats();
+  const recoveryReport = recoveryStats!;
   const problems = findProblems({
     intents,
     records: records.length,
     checks,
     story,
     fleetStats,
-    recoveryStats,
+    recoveryStats: recoveryReport,
   });
   return {
     options,
@@ -182,12 +183,12 @@ export async function runChaos(
     fleet: fleetStats,
     killsByPoint: planner.killsByPoint(),
     story,
-    recovery: recoveryStats,
+    recovery: recoveryReport,
     reconciled,
     ticketsCreated: records.length,
     destination: env.ticketSystem.stats(),
     checks,
-    sampleOperationId: recoveryStats.records.find((r) => r.verdict === 'found')?.operationId ?? null,
+    sampleOperationId: recoveryReport.records.find((r) => r.verdict === 'found')?.operationId ?? null,
     durationMs: Date.now() - startedAt,
     problems,
   };

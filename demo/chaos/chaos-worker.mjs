@@ -1,14 +1,22 @@
 /* global fetch, setTimeout, AbortSignal */
-// A webhook worker PROCESS of the chaos demo (plain ESM, no build step; spawned by
-// demo/chaos/worker-fleet.ts). It speaks HTTP only: to the parent's work queue, to the ledger
-// and to the ticket system. For each delivery it takes from the queue it runs
-//   claim → start step `create-ticket` → POST /tickets (Idempotency-Key = the step's
-//   providerIdempotencyKey) → confirm → ack,
-// with a short lease and no renewals. At every kill point it writes `{"at", "tag", ...}` on
-// stdout and waits for a `go` line on stdin: the parent either answers `go` or SIGKILLs it.
+// A webhook worker PROCESS of the chaos demo (plain ESM, spawned by demo/chaos/worker-fleet.ts).
+// It runs each delivery it takes from the parent's work queue through the worker SDK — the
+// built package `@operation-ledger/client` (packages/client/dist; worker-fleet.ts builds it
+// when it is missing or stale): runOnce claims the key, the step `create-ticket` posts the
+// ticket with the step's provider idempotency key, and the SDK confirms or reports Unknown. A
+// short lease and no renewals, so a SIGKILL leaves work to the ledger's sweeper. At every kill
+// point it writes `{"at", "tag", ...}` on stdout and waits for a `go` line on stdin: the parent
+// either answers `go` or SIGKILLs it.
 // Env: QUEUE_URL, LEDGER_URL, LEDGER_AUTHORIZATION (optional), TICKETS_URL, WORKER_ID, LEASE_MS,
 // TICKET_TIMEOUT_MS, IN_PROGRESS_BACKOFF_MS.
 import { createInterface } from 'node:readline';
+import {
+  AwaitingRecoveryError,
+  InProgressError,
+  JobFailedError,
+  LedgerClient,
+  PayloadConflictError,
+} from '@operation-ledger/client';
 
 const env = process.env;
 const WORKER_ID = env.WORKER_ID;
@@ -20,6 +28,10 @@ const POLL_MS = 40;
 const NACK_DELAY_MS = 200;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const ledger = new LedgerClient({
+  baseUrl: env.LEDGER_URL,
+  headers: env.LEDGER_AUTHORIZATION ? { authorization: env.LEDGER_AUTHORIZATION } : {},
+});
 
 // The parent's answers to kill points, in order. Stdin closing means the parent is gone.
 const waiting = [];
@@ -34,87 +46,73 @@ function checkpoint(at, tag, detail = {}) {
   return new Promise((resolve) => waiting.push(resolve));
 }
 
-async function http(method, url, body, headers = {}, timeoutMs) {
-  const res = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined,
+async function queue(path, body = {}) {
+  const res = await fetch(`${env.QUEUE_URL}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ worker: WORKER_ID, ...body }),
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-const auth = env.LEDGER_AUTHORIZATION ? { authorization: env.LEDGER_AUTHORIZATION } : {};
-const ledger = (path, body) => http('POST', `${env.LEDGER_URL}${path}`, body, auth);
-const queue = (path, body = {}) => http('POST', `${env.QUEUE_URL}${path}`, { worker: WORKER_ID, ...body });
-
-/** The problem code of a ledger refusal: the last segment of its `type`. */
-function problem(res) {
-  const type = typeof res.body?.type === 'string' ? res.body.type : '';
-  return type.split('/').filter(Boolean).pop() ?? `http-${res.status}`;
+/** The ticket system call of the step: a created ticket's id, or an error (→ Unknown). */
+async function createTicket(ticket, idempotencyKey) {
+  const res = await fetch(`${env.TICKETS_URL}/tickets`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(ticket),
+    signal: AbortSignal.timeout(TICKET_TIMEOUT_MS),
+  });
+  if (res.status !== 200 && res.status !== 201) throw new Error(`ticket system answered ${res.status}`);
+  return { id: (await res.json()).id, replayed: res.status === 200 };
 }
 
-/** claim, with waits while another holder's lease is live; → how to settle the message. */
+/** One delivery through runOnce; → how to settle the message. */
 async function handle(tag, delivery) {
-  const { key, payload } = delivery.intent;
+  const { key, payload, ticket } = delivery.intent;
   await checkpoint('before-claim', tag);
+  let destinationReplayed = false;
+  const job = async (op) => {
+    await checkpoint('after-claim', tag, { operationId: op.operationId, attempt: op.attempt });
+    const ticketId = await op.step(STEP, async (providerKey) => {
+      await checkpoint('after-step-start', tag);
+      const created = await createTicket(ticket, providerKey);
+      destinationReplayed = created.replayed;
+      await checkpoint('after-ticket-created', tag, { ticketId: created.id });
+      return created.id;
+    });
+    return { destinationRef: ticketId, outputs: { ticketId } };
+  };
   for (;;) {
-    const claim = await ledger('/v1/claims', { key, payload, leaseMs: LEASE_MS, workerId: WORKER_ID });
-    if (claim.status === 201) return perform(tag, delivery, claim.body);
-    if (claim.status === 200) return { ack: true, outcome: 'replayed', operationId: claim.body.operationId };
-    const code = problem(claim);
-    if (claim.status === 409 && code === 'in-progress') {
+    try {
+      const run = await ledger.runOnce(key, payload, job, {
+        leaseMs: LEASE_MS,
+        renewLease: false,
+        workerId: WORKER_ID,
+      });
+      if (run.status === 'replayed') return { ack: true, outcome: 'replayed', operationId: run.operationId };
+      await checkpoint('after-confirm', tag);
+      return {
+        ack: true,
+        outcome: destinationReplayed ? 'created-replayed' : 'created',
+        operationId: run.operationId,
+      };
+    } catch (err) {
       // Wait out the holder's lease, then a little more: the sweeper usually decides first.
-      await sleep(Number(claim.body?.retryAfterMs ?? 1000) + IN_PROGRESS_BACKOFF_MS);
-      continue;
+      if (err instanceof InProgressError) {
+        await sleep(err.retryAfterMs + IN_PROGRESS_BACKOFF_MS);
+        continue;
+      }
+      // Unknown outcome: the recovery worker owns it now; acking is right (it re-queues if needed).
+      if (err instanceof AwaitingRecoveryError) return { ack: true, outcome: 'awaiting-recovery' };
+      if (err instanceof PayloadConflictError) return { ack: true, outcome: 'payload-conflict' };
+      if (err instanceof JobFailedError && err.recorded === 'unknown') {
+        return { ack: true, outcome: 'unknown-reported', operationId: err.operationId };
+      }
+      return { ack: false, outcome: `${err?.name ?? 'error'}-${err?.code ?? err?.recorded ?? ''}` };
     }
-    // Unknown outcome: the recovery worker owns it now; acking is right (it re-queues if needed).
-    if (claim.status === 409 && code === 'awaiting-recovery')
-      return { ack: true, outcome: 'awaiting-recovery' };
-    if (claim.status === 422) return { ack: true, outcome: 'payload-conflict' };
-    return { ack: false, outcome: `claim-${claim.status}-${code}` };
   }
-}
-
-/** The holder's part: step start → ticket → confirm (or report Unknown when the ticket call fails). */
-async function perform(tag, delivery, claim) {
-  const { operationId, fencingToken } = claim;
-  const op = (path, body) => ledger(`/v1/operations/${operationId}/${path}`, { fencingToken, ...body });
-  await checkpoint('after-claim', tag, { operationId, attempt: claim.attempt });
-
-  const started = await op(`steps/${STEP}/start`);
-  if (started.status !== 200) return { ack: false, outcome: `start-${problem(started)}`, operationId };
-  await checkpoint('after-step-start', tag);
-
-  let created = null;
-  let failure = '';
-  try {
-    created = await http(
-      'POST',
-      `${env.TICKETS_URL}/tickets`,
-      delivery.intent.ticket,
-      { 'idempotency-key': started.body.providerIdempotencyKey },
-      TICKET_TIMEOUT_MS,
-    );
-  } catch (err) {
-    failure = `ticket system call failed: ${err?.name ?? 'error'}`;
-  }
-  if (created === null || created.status >= 500) {
-    const reason = failure || `ticket system answered ${created.status}`;
-    const unknown = await op('unknown', { reason });
-    return { ack: unknown.status === 200, outcome: 'unknown-reported', operationId };
-  }
-  if (created.status !== 200 && created.status !== 201) {
-    return { ack: false, outcome: `ticket-${created.status}`, operationId };
-  }
-  const ticketId = created.body.id;
-  await checkpoint('after-ticket-created', tag, { ticketId });
-
-  const confirmed = await op('confirm', { destinationRef: ticketId, outputs: { ticketId } });
-  if (confirmed.status !== 200) return { ack: false, outcome: `confirm-${problem(confirmed)}`, operationId };
-  await checkpoint('after-confirm', tag);
-  return { ack: true, outcome: created.status === 201 ? 'created' : 'created-replayed', operationId };
 }
 
 for (;;) {

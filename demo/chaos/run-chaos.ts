@@ -4,7 +4,7 @@
  * bring every operation to Confirmed. Prints the summary and the history of an operation settled
  * by evidence; exits non-zero unless tickets created == distinct intents, each confirmed once.
  */
-import { LedgerClient } from '../ledger-client.js';
+import { ledgerClient } from '../ledger-endpoint.js';
 import { formatHistory } from '../summary.js';
 import { CHAOS_USAGE, parseChaosArgs } from './chaos-options.js';
 import { runChaos, startChaosLedger, startChaosTicketSystem } from './chaos-run.js';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     const report = await runChaos(cli.options, { ledger: endpoint, ticketSystem });
     console.log(formatChaosSummary(report));
     if (report.sampleOperationId) {
-      const history = await new LedgerClient(endpoint).getHistory(report.sampleOperationId);
+      const history = await ledgerClient(endpoint).history(report.sampleOperationId);
       console.log('\n' + formatHistory(history));
     }
     if (report.problems.length > 0) process.exitCode = 1;

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { ensureClientBuilt } from './client-build.js';
 import { KILL_POINTS, type KillPlanner, type KillPoint } from './kill-plan.js';
 import type { WorkQueue } from './work-queue.js';
 
@@ -86,8 +87,9 @@ export class WorkerFleet {
     private readonly onCheckpoint: (checkpoint: Checkpoint) => void = () => {},
   ) {}
 
-  /** Spawns the workers. */
+  /** Spawns the workers (building the worker SDK first when its build is missing or stale). */
   start(): void {
+    ensureClientBuilt();
     for (let i = 0; i < this.options.size; i++) this.spawnWorker();
   }
 

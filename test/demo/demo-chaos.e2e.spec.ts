@@ -1,6 +1,6 @@
 /**
  * End-to-end: the `npm run demo:chaos` flow at a smaller size. Real worker processes
- * (demo/chaos/chaos-worker.mjs, no build needed) are SIGKILLed at kill points; the ledger's lease
+ * (demo/chaos/chaos-worker.mjs on the built worker SDK) are SIGKILLed at kill points; the ledger's lease
  * sweeper and the recovery worker must bring every intent to Confirmed. The verdict counts
  * business effects — ticket records at the simulated destination — not statuses.
  */
@@ -12,7 +12,7 @@ import {
   type ChaosReport,
 } from '../../demo/chaos/chaos-run.js';
 import { KILL_POINTS } from '../../demo/chaos/kill-plan.js';
-import { LedgerClient, type LedgerEndpoint } from '../../demo/ledger-client.js';
+import { ledgerClient, type LedgerEndpoint } from '../../demo/ledger-endpoint.js';
 import type { RunningLedger } from '../../demo/start-ledger.js';
 import type { Ticket, TicketSystem } from '../../demo/ticket-system.js';
 
@@ -59,11 +59,11 @@ describe('demo chaos: worker processes SIGKILLed at random points', () => {
 
   it('confirms every intent with the ref of its single ticket', async () => {
     const { tickets } = (await (await fetch(`${ticketSystem!.url}/tickets`)).json()) as { tickets: Ticket[] };
-    const client = new LedgerClient(endpoint);
+    const client = ledgerClient(endpoint);
     for (const check of report.checks) {
       const mine = tickets.filter((t) => t.externalRef === check.intent.ticket.externalRef);
       expect(mine).toHaveLength(1);
-      const status = await client.getOperation(check.operationId!);
+      const status = await client.get(check.operationId!);
       expect(status).toMatchObject({ state: 'confirmed', destinationRef: mine[0]!.id });
     }
     expect(report.checks).toHaveLength(INTENTS);
@@ -84,7 +84,7 @@ describe('demo chaos: worker processes SIGKILLed at random points', () => {
     expect(report.story.evidenceNotFound).toBe(report.recovery.notFound);
     expect(report.story.duplicateEffects).toBe(0);
 
-    const history = await new LedgerClient(endpoint).getHistory(report.sampleOperationId!);
+    const history = await ledgerClient(endpoint).history(report.sampleOperationId!);
     const types = history.events.map((e) => e.type);
     expect(types).toEqual(
       expect.arrayContaining(['StepStarted', 'OutcomeUnknown', 'RecoveryEvidenceSubmitted']),

@@ -9,7 +9,7 @@ import {
   type DemoOptions,
   type DemoReport,
 } from '../../demo/demo-run.js';
-import { LedgerClient, type LedgerEndpoint } from '../../demo/ledger-client.js';
+import { ledgerClient, type LedgerEndpoint } from '../../demo/ledger-endpoint.js';
 import { RECOVERY_ACTOR } from '../../demo/recovery.js';
 import { startLedger, type RunningLedger } from '../../demo/start-ledger.js';
 import type { Ticket, TicketSystem } from '../../demo/ticket-system.js';
@@ -80,7 +80,7 @@ describe('demo: GitHub webhook deliveries → ledger → ticket system', () => {
   it('records unknown → resolved in the operation history, in order', async () => {
     const resolved = report.recovery.resolutions.find((r) => r.resolution === 'confirmed' && r.round === 1);
     expect(resolved).toBeDefined();
-    const history = await new LedgerClient(endpoint).getHistory(resolved!.operationId);
+    const history = await ledgerClient(endpoint).history(resolved!.operationId);
     const story = ['OperationClaimed', 'StepStarted', 'OutcomeUnknown', 'OperationResolved'];
 
     expect(history.events.map((e) => e.type).filter((t) => story.includes(t))).toEqual(story);

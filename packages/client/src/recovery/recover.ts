@@ -2,6 +2,7 @@ import { LedgerRequestError } from '../errors.js';
 import { sleep } from '../http/transport.js';
 import type { LedgerApi } from '../http/worker-api.js';
 import type { ReviewItem } from '../http/read-api.js';
+import type { Evidence } from '../http/operator-api.js';
 import { providerKeyOf } from '../key/operation-key.js';
 import type { Json, OperationKey, StepStatus } from '../types.js';
 
@@ -34,7 +35,10 @@ export interface RecoverOptions {
   /** Only this action's operations. */
   readonly action?: string;
   /** Searches the destination (e.g. by external reference or provider idempotency key). */
-  readonly lookup: (op: UnknownOperation) => Promise<LookupResult> | LookupResult;
+  /** Returns null to skip the operation (not this process's to decide). */
+  readonly lookup: (op: UnknownOperation) => Promise<LookupResult | null> | LookupResult | null;
+  /** Called after the ledger accepted evidence (the verdict and the reference found). */
+  readonly onEvidence?: (op: UnknownOperation, evidence: Evidence) => void | Promise<void>;
   /** Called after a `notFound` verdict released the operation (e.g. to re-queue its job). */
   readonly onReleased?: (op: UnknownOperation) => void | Promise<void>;
   /** Keep going: a pass every `intervalMs` until `signal` aborts. Without it: one pass. */
@@ -49,6 +53,8 @@ export interface RecoveryReport {
   inconclusive: number;
   /** Entries already settled on their stream (the review queue is a projection and may lag). */
   alreadySettled: number;
+  /** Entries `lookup` skipped (returned null). */
+  skipped: number;
   /** Operations whose lookup or evidence failed, with the error. */
   readonly errors: { operationId: string; error: unknown }[];
 }
@@ -67,6 +73,7 @@ export async function recover(api: LedgerApi, options: RecoverOptions): Promise<
     notFound: 0,
     inconclusive: 0,
     alreadySettled: 0,
+    skipped: 0,
     errors: [],
   };
   const skip = new Set<string>();
@@ -85,7 +92,8 @@ export async function recover(api: LedgerApi, options: RecoverOptions): Promise<
       try {
         const verdict = await recoverOne(api, entry, options);
         if (verdict === 'inconclusive') skip.add(entry.operationId);
-        if (verdict === 'settled') report.alreadySettled++;
+        if (verdict === 'skipped') report.skipped++;
+        else if (verdict === 'settled') report.alreadySettled++;
         else if (verdict === 'found') report.found++;
         else if (verdict === 'not_found') report.notFound++;
         else report.inconclusive++;
@@ -103,7 +111,7 @@ async function recoverOne(
   api: LedgerApi,
   entry: ReviewItem,
   options: RecoverOptions,
-): Promise<'found' | 'not_found' | 'inconclusive' | 'settled'> {
+): Promise<'found' | 'not_found' | 'inconclusive' | 'settled' | 'skipped'> {
   const status = await api.getOperation(entry.operationId);
   if (status.state !== 'unknown') return 'settled';
   const history = await api.history(entry.operationId);
@@ -119,10 +127,11 @@ async function recoverOne(
     providerKey: (step) => providerKeyOf(key, step),
   };
   const result = await options.lookup(op);
+  if (result === null) return 'skipped';
   const checkedFields = result.checkedFields ?? {
     providerKeys: Object.fromEntries(op.startedSteps.map((s) => [s, op.providerKey(s)])),
   };
-  const evidence =
+  const evidence: Evidence =
     'found' in result
       ? { verdict: 'found' as const, destinationRef: result.found, checkedFields, note: result.note }
       : 'notFound' in result
@@ -134,6 +143,7 @@ async function recoverOne(
     if (err instanceof LedgerRequestError && err.code === 'not-unknown') return 'settled';
     throw err;
   }
+  await options.onEvidence?.(op, evidence);
   if (evidence.verdict === 'not_found') await options.onReleased?.(op);
   return evidence.verdict;
 }

@@ -29,6 +29,7 @@ export async function claimUntilDecided(
       if (!(err instanceof InProgressError) || !wait) throw err;
       const left = deadline - Date.now();
       if (left <= 0) throw err;
+      wait.onWait?.(err);
       const pause = Math.min(err.retryAfterMs, wait.pollMs ?? DEFAULT_POLL_MS, left);
       await sleep(Math.max(MIN_WAIT_MS, pause), options.signal);
     }

@@ -1,4 +1,5 @@
 import type { ErrorClass } from './outcome-mapping.js';
+import type { InProgressError } from '../errors.js';
 import type { ReplayedOutcome } from '../types.js';
 import type { OperationContext } from './operation-context.js';
 
@@ -12,7 +13,12 @@ export interface RunOptions {
    * On 409 `in-progress`, wait (the holder's Retry-After, capped by `pollMs`) and claim again
    * until `timeoutMs` has passed, then throw the InProgressError. Without it: throw at once.
    */
-  readonly waitIfInProgress?: { readonly timeoutMs: number; readonly pollMs?: number };
+  readonly waitIfInProgress?: {
+    readonly timeoutMs: number;
+    readonly pollMs?: number;
+    /** Called on each `in-progress` answer before waiting (metrics, logs). */
+    readonly onWait?: (refusal: InProgressError) => void;
+  };
   /** Cancels waiting and the job (`op.signal` aborts); before any step this releases the claim. */
   readonly signal?: AbortSignal;
   /** Recorded with the claim (audit). */
