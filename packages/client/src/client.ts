@@ -23,6 +23,8 @@ export interface LedgerClientOptions extends TransportOptions {
 export interface MakeRunOnceOptions<A extends unknown[], R> extends RunOptions {
   readonly key: (...args: A) => OperationKey;
   readonly payload: (...args: A) => unknown;
+  /** The step the function runs as. @defaultValue 'call' */
+  readonly step?: string;
   /** The destination's reference in the function's result (recorded by the confirm). */
   readonly destinationRef?: (result: R) => string | undefined;
 }
@@ -56,20 +58,21 @@ export class LedgerClient extends LedgerApi {
 
   /**
    * Wraps an existing function so each call runs at most once per key (AWS Powertools'
-   * `makeIdempotent` style): the function's JSON result is the recorded outputs, and a duplicate
-   * call returns the recorded outputs without calling it. `op` is passed as the last argument.
+   * `makeIdempotent` style). The function is the job's one step (`options.step`, default
+   * `call`): its JSON result is recorded and returned — a duplicate call returns the recorded
+   * result without calling it; a throw once it started is recorded unknown, never retried blindly.
    */
   makeRunOnce<A extends unknown[], R>(
-    fn: (...args: [...A, OperationContext]) => Promise<R> | R,
+    fn: (...args: A) => Promise<R> | R,
     options: MakeRunOnceOptions<A, R>,
   ): (...args: A) => Promise<R> {
-    const { key, payload, destinationRef, ...run } = options;
+    const { key, payload, destinationRef, step = 'call', ...run } = options;
     return async (...args: A) => {
       const result = await this.runOnce(
         key(...args),
         payload(...args),
         async (op): Promise<JobResult> => {
-          const r = await fn(...args, op);
+          const r = await op.step(step, () => fn(...args));
           return { outputs: r ?? null, destinationRef: destinationRef?.(r) };
         },
         run,

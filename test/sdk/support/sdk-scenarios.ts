@@ -1,17 +1,17 @@
-// W1–W3 (workers through the SDK) and C7–C9 (core lease scenarios), written with the SDK and
-// counting records at a simulated destination. Time moves on the ledger's own (fake) clock.
-import { jest } from '@jest/globals';
+// W1–W3 (workers through the SDK), C9, the 32-way race and recovery, written with the SDK and
+// counting records at a simulated destination (C7/C8 in lease-scenarios.ts). Time moves on the
+// ledger's own (fake) clock.
 import {
   AwaitingRecoveryError,
   JobFailedError,
   LeaseLostError,
   type LedgerClient,
-  type Job,
   type OperationContext,
 } from '@operation-ledger/client';
 import type { StoreKind } from '../../../src/config/ledger-config.js';
 import { Destination } from '../../support/destination.js';
 import { startTestLedger, type TestLedger } from '../../support/test-ledger.js';
+import { leaseScenarios } from './lease-scenarios.js';
 import { aborted, deferred, eventually, PausableFetch, sdkClient } from './sdk-harness.js';
 
 const LEASE = 1_500;
@@ -49,6 +49,7 @@ export function sdkScenarios(store: StoreKind): void {
     sdk = sdkClient(ledger);
   });
   afterAll(() => ledger.close());
+  leaseScenarios(() => ({ ledger, sdk }));
 
   it('W1/C9 timeout after the destination saved: unknown, redeliveries await recovery, recover confirms; 1 record', async () => {
     const destination = new Destination();
@@ -172,119 +173,6 @@ export function sdkScenarios(store: StoreKind): void {
     });
     expect(replayed).toEqual({ invoiceId: invoices.records[0]!.id });
     expect([invoices.count, mails.count]).toEqual([1, 1]);
-  });
-
-  it('C7 zombie worker: its late confirm is refused as stale; history shows both attempts; 1 record', async () => {
-    const destination = new Destination();
-    const wake = deferred();
-    const entered = deferred();
-    const zombie = sdk
-      .runOnce(
-        key('C7'),
-        { parcel: 1 },
-        async (op) => {
-          await op.step('validate', () => ({ ok: true }));
-          entered.resolve();
-          await wake.promise;
-          return { outputs: { zombie: true } };
-        },
-        { leaseMs: LEASE, renewLease: false, workerId: 'A' },
-      )
-      .catch((e: unknown) => e);
-    await entered.promise;
-    await new Promise((r) => setTimeout(r, 30)); // the deferred step completion is flushed
-    ledger.clock.advance(LEASE + 1);
-    const b = await sdk.runOnce(
-      key('C7'),
-      { parcel: 1 },
-      async (op) => ({
-        destinationRef: await op.step('dispatch', (pk) => destination.create('C7', pk)),
-      }),
-      { leaseMs: LEASE, workerId: 'B' },
-    );
-    expect(b).toMatchObject({ status: 'executed', attempt: 2 });
-    wake.resolve();
-    expect(await zombie).toBeInstanceOf(LeaseLostError);
-    expect(destination.count).toBe(1);
-    const events = (await sdk.history(b.operationId)).events;
-    expect(
-      events.filter((e) => e.type === 'OperationClaimed').map((e) => [e.data.attempt, e.data.workerId]),
-    ).toEqual([
-      [1, 'A'],
-      [2, 'B'],
-    ]);
-    expect(events.filter((e) => e.type === 'OperationConfirmed')).toHaveLength(1);
-  });
-
-  it('C8 lease expires after the call started: awaiting recovery, no second call, the late confirm changes nothing', async () => {
-    const destination = new Destination();
-    const wake = deferred();
-    const called = deferred<string>();
-    const frozen = sdk
-      .runOnce(
-        key('C8'),
-        { parcel: 2 },
-        async (op) => {
-          const ref = await op.step('dispatch', async (pk) => {
-            const id = destination.create('C8', pk);
-            called.resolve(op.operationId);
-            await wake.promise; // frozen after the destination saved, before the answer
-            return id;
-          });
-          return { destinationRef: ref };
-        },
-        { leaseMs: LEASE, renewLease: false },
-      )
-      .catch((e: unknown) => e);
-    const id = await called.promise;
-    ledger.clock.advance(LEASE + 1);
-    const second = jest.fn<Job>();
-    expect(await sdk.runOnce(key('C8'), { parcel: 2 }, second).catch((e: unknown) => e)).toBeInstanceOf(
-      AwaitingRecoveryError,
-    );
-    expect(second).not.toHaveBeenCalled();
-    await sdk.resolve(id, {
-      resolution: 'confirmed',
-      destinationRef: destination.records[0]!.id,
-      reason: 'found it',
-    });
-    wake.resolve();
-    const late = await frozen;
-    // Stale token (the resolution stands): refused at the step's completion or at the confirm.
-    expect(late instanceof JobFailedError ? late.cause : late).toBeInstanceOf(LeaseLostError);
-    expect(destination.count).toBe(1);
-    expect(await sdk.runOnce(key('C8'), { parcel: 2 }, second)).toMatchObject({ status: 'replayed' });
-    expect((await sdk.history(id)).events.filter((e) => e.type === 'DuplicateEffectDetected')).toHaveLength(
-      0,
-    );
-  });
-
-  it('C8 control: a worker frozen before its step is safely reclaimed; its late step is refused; 1 record', async () => {
-    const destination = new Destination();
-    const wake = deferred();
-    const entered = deferred();
-    const frozen = sdk
-      .runOnce(
-        key('C8-control'),
-        { parcel: 3 },
-        async (op) => {
-          entered.resolve();
-          await wake.promise;
-          return { destinationRef: await op.step('dispatch', (pk) => destination.create('C8c', pk)) };
-        },
-        { leaseMs: LEASE, renewLease: false },
-      )
-      .catch((e: unknown) => e);
-    await entered.promise;
-    ledger.clock.advance(LEASE + 1);
-    const b = await sdk.runOnce(key('C8-control'), { parcel: 3 }, async (op) => ({
-      destinationRef: await op.step('dispatch', (pk) => destination.create('C8c', pk)),
-    }));
-    expect(b).toMatchObject({ status: 'executed', attempt: 2 });
-    wake.resolve();
-    const late = await frozen;
-    expect((late as JobFailedError).cause).toBeInstanceOf(LeaseLostError);
-    expect(destination.count).toBe(1);
   });
 
   it('32 concurrent runOnce of one key: the effect happens once, everyone gets its outcome', async () => {
