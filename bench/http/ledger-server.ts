@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createBenchDatabase, type BenchDatabase } from '../postgres-bench-db.js';
+import { startServer, type ServerProcess } from './server-process.js';
+
+/** The server's entry point as `npm start` runs it (`node dist/src/main.js`). */
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+/** Token pattern of the ledger's API keys (src/auth/api-key-token.ts). */
+const TOKEN = /olk_[0-9a-f]{24}_[A-Za-z0-9_-]{43,128}/;
+
+/** How one ledger server of the benchmark is configured. */
+export interface LedgerServerSpec {
+  readonly name: string;
+  readonly store: 'postgres' | 'pglite';
+  /** LEDGER_PROJECTOR: on as deployed, off for the projector-cost row. */
+  readonly projector: boolean;
+  /** PostgreSQL admin URL; a fresh database is created for this server (`postgres` only). */
+  readonly pgAdminUrl: string;
+  /** Temporary directory for the PGlite data and the log. */
+  readonly workDir: string;
+  /** Worker keys to create (one per load-generator connection, as a worker fleet would hold). */
+  readonly workerKeys: number;
+}
+
+/** A running ledger with its worker tokens. */
+export interface LedgerServer {
+  readonly process: ServerProcess;
+  /** The fresh database (`postgres`), dropped by {@link stop}; null on PGlite. */
+  readonly database: BenchDatabase | null;
+  /** Bearer tokens of role `worker`, tenant `bench-gmbh`. */
+  readonly workerTokens: readonly string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node dist/src/main.js` as a user does (README "Configuration"): environment config
+ * only, auth enabled. On its first run the server prints a first admin token once (README
+ * "Security"); that token creates the worker keys through POST /v1/admin/keys. The per-key rate
+ * limit stays at its default; the keys split the load between them.
+ * @throws Error when the server does not start, prints no first-run token, or refuses a key.
+ */
+export async function startLedgerServer(spec: LedgerServerSpec): Promise<LedgerServer> {
+  const database = spec.store === 'postgres' ? await createBenchDatabase(spec.pgAdminUrl) : null;
+  const env: Record<string, string> = {
+    LEDGER_PROJECTOR: spec.projector ? 'on' : 'off',
+    LEDGER_DATA_DIR: join(spec.workDir, `${spec.name}-data`),
+  };
+  if (database) Object.assign(env, { LEDGER_STORE: 'postgres', DATABASE_URL: database.connectionString });
+  let server: ServerProcess;
+  try {
+    server = await startServer({
+      name: spec.name,
+      script: MAIN,
+      env,
+      readyPath: '/health',
+      logFile: join(spec.workDir, `${spec.name}.log`),
+      startTimeoutMs: 60_000,
+    });
+  } catch (err) {
+    await database?.drop();
+    throw err;
+  }
+  const stop = async () => {
+    await server.stop();
+    await database?.drop();
+  };
+  try {
+    const admin = TOKEN.exec(server.stdout())?.[0];
+    if (!admin) throw new Error(`${spec.name} printed no first-run admin token`);
+    const workerTokens: string[] = [];
+    for (let i = 0; i < spec.workerKeys; i++) {
+      workerTokens.push(await createWorkerKey(server.url, admin, `bench-worker-${i}`));
+    }
+    return { process: server, database, workerTokens, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function createWorkerKey(url: string, adminToken: string, name: string): Promise<string> {
+  const res = await fetch(`${url}/v1/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tenant: 'bench-gmbh', roles: ['worker'], name }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json()) as { token?: string };
+  if (res.status !== 201 || typeof body.token !== 'string') {
+    throw new Error(`POST /v1/admin/keys answered ${res.status}: ${JSON.stringify(body)}`);
+  }
+  return body.token;
+}

@@ -1,0 +1,103 @@
+/** The server processes of one run; each is started once and serves all rounds of its targets. */
+export type ServerId =
+  'bare' | 'hand-rolled' | 'node-idempotency' | 'ledger-pg' | 'ledger-pg-projector-off' | 'ledger-pglite';
+
+/** What one operation of a target does (see bench/http/target-ops.ts). */
+export type OpKind =
+  | 'bare'
+  | 'hand-rolled-new'
+  | 'hand-rolled-duplicate'
+  | 'hand-rolled-cycle'
+  | 'ni-new'
+  | 'ni-replay'
+  | 'ledger-new'
+  | 'ledger-duplicate'
+  | 'ledger-cycle'
+  | 'ledger-one-step';
+
+/** One row of the results table. */
+export interface Target {
+  readonly id: string;
+  readonly label: string;
+  readonly server: ServerId;
+  readonly op: OpKind;
+  /** HTTP requests per operation (a cycle's ops/s counts cycles). */
+  readonly requests: number;
+}
+
+function ledger(server: ServerId, prefix: string, what: string, oneStep: boolean): Target[] {
+  const rows: Target[] = [
+    { id: `${prefix}-new`, label: `${what}: new-key claim`, server, op: 'ledger-new', requests: 1 },
+    { id: `${prefix}-dup`, label: `${what}: duplicate claim`, server, op: 'ledger-duplicate', requests: 1 },
+    {
+      id: `${prefix}-cycle`,
+      label: `${what}: claim → step start → confirm`,
+      server,
+      op: 'ledger-cycle',
+      requests: 3,
+    },
+  ];
+  if (oneStep) {
+    rows.push({
+      id: `${prefix}-one-step`,
+      label: `${what}: one-step job (claim+startStep, confirm+completeStep)`,
+      server,
+      op: 'ledger-one-step',
+      requests: 2,
+    });
+  }
+  return rows;
+}
+
+/** Every target of `npm run bench:http`, in table order. */
+export const TARGETS: readonly Target[] = [
+  { id: 'bare', label: 'bare Nest 12 express endpoint', server: 'bare', op: 'bare', requests: 1 },
+  {
+    id: 'hr-new',
+    label: 'hand-rolled Nest + INSERT … ON CONFLICT: new key',
+    server: 'hand-rolled',
+    op: 'hand-rolled-new',
+    requests: 1,
+  },
+  {
+    id: 'hr-dup',
+    label: 'hand-rolled Nest + INSERT … ON CONFLICT: duplicate',
+    server: 'hand-rolled',
+    op: 'hand-rolled-duplicate',
+    requests: 1,
+  },
+  {
+    id: 'hr-cycle',
+    label: 'hand-rolled claim + complete (2 requests)',
+    server: 'hand-rolled',
+    op: 'hand-rolled-cycle',
+    requests: 2,
+  },
+  {
+    id: 'ni-new',
+    label: '@node-idempotency/nestjs on Redis: new key',
+    server: 'node-idempotency',
+    op: 'ni-new',
+    requests: 1,
+  },
+  {
+    id: 'ni-replay',
+    label: '@node-idempotency/nestjs on Redis: replay',
+    server: 'node-idempotency',
+    op: 'ni-replay',
+    requests: 1,
+  },
+  ...ledger('ledger-pg', 'pg', 'ledger on PostgreSQL, projector on', true),
+  ...ledger('ledger-pg-projector-off', 'pg-off', 'ledger on PostgreSQL, projector off', false),
+  ...ledger('ledger-pglite', 'pglite', 'ledger on embedded PGlite, projector on', true),
+];
+
+/** Id of one of {@link TARGETS}, e.g. `pg-new`. */
+export type TargetId = string;
+
+/** The target with id `id`. @throws Error for an unknown id. */
+export function targetById(id: string): Target {
+  const t = TARGETS.find((x) => x.id === id);
+  if (!t) throw new Error(`unknown target ${id}`);
+  return t;
+}
