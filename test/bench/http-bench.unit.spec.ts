@@ -1,0 +1,142 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'undici';
+import type { LoadResult } from '../../bench/harness.js';
+import { parseHttpBenchOptions, type HttpBenchOptions } from '../../bench/http/http-bench-options.js';
+import { goalLines, ratio, type TargetOutcome } from '../../bench/http/http-report.js';
+import { probeOneStep } from '../../bench/http/one-step-probe.js';
+import { processCpuMs } from '../../bench/http/process-cpu.js';
+import { targetById } from '../../bench/http/targets.js';
+import { Workload } from '../../bench/workload.js';
+
+/** A result with `opsPerSecond` and nothing else measured. */
+function measured(id: string, opsPerSecond: number): TargetOutcome {
+  const result: LoadResult = {
+    ops: opsPerSecond,
+    errors: 0,
+    firstError: null,
+    elapsedMs: 1000,
+    opsPerSecond,
+    p50Ms: 1,
+    p99Ms: 2,
+    meanMs: 1,
+    latenciesMs: new Float64Array(),
+    processCpuMs: 0,
+    meteredCpuMs: {},
+  };
+  return { target: targetById(id), result, skipped: null, store: 'postgres' };
+}
+
+describe('bench:http options', () => {
+  it('refuses a PostgreSQL or Redis URL that is not on loopback', () => {
+    expect(() => parseHttpBenchOptions(['--pg-url', 'postgres://postgres@10.0.0.5:5432/postgres'])).toThrow(
+      /loopback/,
+    );
+    expect(() => parseHttpBenchOptions(['--redis-url', 'redis://redis.example:6379'])).toThrow(/loopback/);
+  });
+
+  it('bounds every round by time and count, and keeps the selected targets in table order', () => {
+    const opts = parseHttpBenchOptions(
+      ['--targets', 'pg-new,bare', '--seconds', '2'],
+      {},
+    ) as HttpBenchOptions;
+    expect(opts.targets).toEqual(['bare', 'pg-new']);
+    expect(opts.roundMs).toBe(2000);
+    expect(opts.maxOpsPerRound).toBeGreaterThan(0);
+    expect(() => parseHttpBenchOptions(['--targets', 'nope'], {})).toThrow(/unknown nope/);
+  });
+});
+
+describe('bench:http goals', () => {
+  it('compares the ledger with the baselines of the same run and names each miss', () => {
+    const outcomes = [
+      measured('hr-new', 1000),
+      measured('ni-new', 2000),
+      measured('pg-new', 1200),
+      measured('pg-off-new', 1250),
+      {
+        target: targetById('pg-one-step'),
+        result: null,
+        skipped: 'n/a: server lacks startStep',
+        store: 'postgres',
+      },
+    ] satisfies TargetOutcome[];
+    expect(ratio(outcomes, 'pg-new', 'hr-new')).toBeCloseTo(1.2);
+    const lines = goalLines(outcomes);
+    expect(lines).toContain('- PostgreSQL new-key claim vs hand-rolled: 1.20× (goal ≥ 1×): met');
+    expect(lines).toContain(
+      '- PostgreSQL new-key claim vs @node-idempotency on Redis: 0.60× (goal ≥ 1×): **MISSED** by 40 % short',
+    );
+    expect(lines).toContain(
+      '- one-step job vs hand-rolled claim + complete (goal ≥ 0.8×): **MISSED**, n/a: server lacks startStep',
+    );
+    expect(lines).toContain('- projector cost, new-key claims (1 − on/off): 4.0 % (goal ≤ 10 %): met');
+    expect(lines).toContain('- PostgreSQL duplicate claim vs hand-rolled: not measured in this run');
+  });
+});
+
+describe('bench:http CPU from /proc', () => {
+  it('reads the CPU time of a running process and null for one that does not exist', () => {
+    const before = processCpuMs(process.pid);
+    let x = 0;
+    for (let i = 0; i < 5e7; i++) x += i % 7;
+    expect(x).toBeGreaterThan(0);
+    expect(processCpuMs(process.pid)!).toBeGreaterThan(before!);
+    expect(processCpuMs(2 ** 30)).toBeNull();
+  });
+});
+
+/** A stand-in ledger for the probe: it supports the one-step fields, rejects them (400), or accepts and ignores them. */
+function fakeLedger(mode: 'supports' | 'rejects' | 'ignores'): { server: Server; steps: string[] } {
+  const steps: string[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString()));
+    req.on('end', () => {
+      const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+      };
+      if (req.url === '/v1/claims') {
+        if ('startStep' in body && mode === 'rejects')
+          return send(400, { type: 'x/validation', detail: 'startStep' });
+        if (mode === 'supports') steps.push(`started:${String(body['startStep'])}`);
+        return send(201, { operationId: 'op-1', fencingToken: 1 });
+      }
+      if (req.url === '/v1/operations/op-1/confirm') {
+        if (mode === 'supports') steps.push(`completed:${String(body['completeStep'])}`);
+        return send(200, { state: 'confirmed' });
+      }
+      const done = steps.includes('completed:create');
+      send(200, { state: 'confirmed', steps: done ? [{ step: 'create', status: 'completed' }] : [] });
+    });
+  });
+  return { server, steps };
+}
+
+describe('bench:http one-step probe', () => {
+  it.each([
+    ['supports', null],
+    ['rejects', 'n/a: server lacks startStep'],
+    ['ignores', 'n/a: server ignores startStep/completeStep (no completed step recorded)'],
+  ] as const)('a server that %s startStep gives %s', async (mode, expected) => {
+    const { server, steps } = fakeLedger(mode);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const ctx = {
+        pool,
+        server: 'ledger-pg' as const,
+        tokens: ['t'],
+        workload: new Workload(),
+        family: 'p',
+        dupKeys: 1,
+      };
+      expect(await probeOneStep(ctx)).toBe(expected);
+      expect(steps).toEqual(mode === 'supports' ? ['started:create', 'completed:create'] : []);
+    } finally {
+      await pool.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
