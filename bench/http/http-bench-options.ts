@@ -24,6 +24,8 @@ export interface HttpBenchOptions {
   readonly redisUrl: string;
   /** File the results are appended to, or null to print only. */
   readonly results: string | null;
+  /** Keep the temporary directory with the servers' logs (and PGlite data) after a good run. */
+  readonly keepLogs: boolean;
 }
 
 /** Usage text of the flags (environment variables in brackets). */
@@ -41,6 +43,7 @@ export const HTTP_BENCH_USAGE = `npm run bench:http -- [flags]
   --redis-url URL       Redis on loopback (default redis://127.0.0.1:6379)
   --results FILE        append the results here (default bench/RESULTS.md)
   --no-record           print only
+  --keep-logs           keep the servers' logs (printed path) after a successful run too
   --help                this text`;
 
 const DEFAULT_RESULTS = fileURLToPath(new URL('../../../bench/RESULTS.md', import.meta.url));
@@ -93,6 +96,7 @@ export function parseHttpBenchOptions(
       'redis-url': { type: 'string' },
       results: { type: 'string' },
       'no-record': { type: 'boolean' },
+      'keep-logs': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -111,5 +115,6 @@ export function parseHttpBenchOptions(
     ),
     redisUrl: loopbackUrl('redis-url', values['redis-url'] ?? 'redis://127.0.0.1:6379'),
     results: values['no-record'] ? null : (values.results ?? DEFAULT_RESULTS),
+    keepLogs: values['keep-logs'] ?? false,
   };
 }

@@ -165,6 +165,12 @@ export function resultsSection(info: HttpRunInfo, outcomes: readonly TargetOutco
       ' `load-gen µs/op`: the separate load-generator process. Ratios: ops/s against the baseline of' +
       ' the same run.',
     '',
+    ...outcomes
+      .filter((o) => o.result && o.result.errors > 0)
+      .map(
+        (o) => `- ${o.target.id}: ${o.result!.errors} failed operations, the first: ${o.result!.firstError}`,
+      ),
+    '',
     'Goals of issue 13 (projector on, as deployed):',
     '',
     ...goalLines(outcomes),

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { combineResults, type CpuMeter, type LoadResult } from '../harness.js';
 import { machineCpuMeter } from '../machine-cpu.js';
 import { postgresVersion } from '../postgres-bench-db.js';
+import { waitUntilIdle } from './process-cpu.js';
 import { installBaselinePackages, startBenchServer, type BenchServer } from './bench-servers.js';
 import { HTTP_BENCH_USAGE, parseHttpBenchOptions, type HttpBenchOptions } from './http-bench-options.js';
 import { resultsSection, resultsTable, type TargetOutcome } from './http-report.js';
@@ -45,7 +46,8 @@ async function main(): Promise<void> {
         const result = await measureRound(client, t, servers.get(t.server)!, opts, warmupMs);
         results.set(t.id, [...(results.get(t.id) ?? []), result]);
         log(
-          `round ${round + 1}/${opts.rounds} ${t.id}: ${result.opsPerSecond.toFixed(0)} ops/s, ${result.errors} errors`,
+          `round ${round + 1}/${opts.rounds} ${t.id}: ${result.opsPerSecond.toFixed(0)} ops/s, ${result.errors} errors` +
+            (result.firstError ? ` (first: ${result.firstError})` : ''),
         );
       }
     }
@@ -86,7 +88,7 @@ async function main(): Promise<void> {
     await client.stop();
     for (const server of servers.values())
       await server.stop().catch((err: unknown) => log(`stop ${server.id}: ${String(err)}`));
-    if (failed) log(`server logs kept in ${workDir}`);
+    if (failed || opts.keepLogs) log(`server logs kept in ${workDir}`);
     else await rm(workDir, { recursive: true, force: true });
   }
 }
@@ -162,7 +164,11 @@ function rotate<T>(items: readonly T[], round: number, rounds: number): T[] {
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
-/** One round of `target`: fresh connections, an unmeasured warm-up, then the measured load. */
+/**
+ * One round of `target`: fresh connections, an unmeasured warm-up, then the measured load. CPU
+ * is metered from when the server is idle after the warm-up until it is idle after the load
+ * (each wait at most 5 s), so a projector's catch-up counts; throughput is the load's alone.
+ */
 async function measureRound(
   client: LoadClient,
   target: Target,
@@ -173,15 +179,22 @@ async function measureRound(
   await client.send({ cmd: 'open', target: target.id });
   try {
     await client.load(warmupMs, opts.maxOpsPerRound);
+    await waitUntilIdle(server.pid);
     const meters: [string, CpuMeter][] = [
       ['server', server.serverCpu],
       ['machine', machineCpuMeter],
       ...(server.storeCpu ? [['store', server.storeCpu] as [string, CpuMeter]] : []),
     ];
     const ends = await Promise.all(meters.map(([, meter]) => meter()));
+    const meteredFrom = performance.now();
     const result = await client.load(opts.roundMs, opts.maxOpsPerRound);
+    // Work the round left behind (a projector catching up) is the round's cost: meter it too.
+    await waitUntilIdle(server.pid);
     const cpu = await Promise.all(ends.map((end) => end()));
-    return { ...result, meteredCpuMs: Object.fromEntries(meters.map(([name], i) => [name, cpu[i]!])) };
+    const metered = Object.fromEntries(meters.map(([name], i) => [name, cpu[i]!]));
+    // Not CPU but the metered wall time (combineResults adds it up like the CPU times).
+    metered['meteredWall'] = performance.now() - meteredFrom;
+    return { ...result, meteredCpuMs: metered };
   } finally {
     await client.send({ cmd: 'close' });
   }
@@ -195,7 +208,7 @@ function otherCpuPercent(outcomes: readonly TargetOutcome[]): number | null {
     const machine = r?.meteredCpuMs['machine'];
     if (!r || machine === null || machine === undefined) continue;
     other += machine - (r.meteredCpuMs['server'] ?? 0) - (r.meteredCpuMs['store'] ?? 0) - r.processCpuMs;
-    capacity += r.elapsedMs * availableParallelism();
+    capacity += (r.meteredCpuMs['meteredWall'] ?? r.elapsedMs) * availableParallelism();
   }
   return capacity > 0 ? Math.max(0, (100 * other) / capacity) : null;
 }

@@ -66,3 +66,18 @@ export function redisCpuMeter(): CpuMeter | null {
     };
   };
 }
+
+/**
+ * Waits until process `pid` is idle: it used less than `idleShare` of one CPU over a 200 ms
+ * sample (e.g. a projector has caught up), or `maxMs` passed. Resolves to the time waited, ms.
+ */
+export async function waitUntilIdle(pid: number, maxMs = 5000, idleShare = 0.1): Promise<number> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < maxMs) {
+    const before = processCpuMs(pid);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const after = processCpuMs(pid);
+    if (before === null || after === null || after - before < 200 * idleShare) break;
+  }
+  return Date.now() - t0;
+}
