@@ -1,13 +1,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateToken } from '../../src/auth/api-key-token.js';
 import { createBenchDatabase, type BenchDatabase } from '../postgres-bench-db.js';
 import { startServer, type ServerProcess } from './server-process.js';
 
 /** The server's entry point as `npm start` runs it (`node dist/src/main.js`). */
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
-
-/** Token pattern of the ledger's API keys (src/auth/api-key-token.ts). */
-const TOKEN = /olk_[0-9a-f]{24}_[A-Za-z0-9_-]{43,128}/;
 
 /** How one ledger server of the benchmark is configured. */
 export interface LedgerServerSpec {
@@ -34,15 +32,18 @@ export interface LedgerServer {
 }
 
 /**
- * Starts `node dist/src/main.js` as a user does (README "Configuration"): environment config
- * only, auth enabled. On its first run the server prints a first admin token once (README
- * "Security"); that token creates the worker keys through POST /v1/admin/keys. The per-key rate
- * limit stays at its default; the keys split the load between them.
- * @throws Error when the server does not start, prints no first-run token, or refuses a key.
+ * Starts `node dist/src/main.js` as a deployment does (README "Configuration"): environment
+ * config only, auth enabled, the first admin key chosen with `LEDGER_ADMIN_TOKEN` (README
+ * "Security": installed at start-up when the database has no such key). That admin creates the
+ * worker keys through POST /v1/admin/keys. The per-key rate limit stays at its default; the
+ * keys split the load between them.
+ * @throws Error when the server does not start or refuses a key.
  */
 export async function startLedgerServer(spec: LedgerServerSpec): Promise<LedgerServer> {
   const database = spec.store === 'postgres' ? await createBenchDatabase(spec.pgAdminUrl) : null;
+  const admin = generateToken().token;
   const env: Record<string, string> = {
+    LEDGER_ADMIN_TOKEN: admin,
     LEDGER_PROJECTOR: spec.projector ? 'on' : 'off',
     LEDGER_DATA_DIR: join(spec.workDir, `${spec.name}-data`),
   };
@@ -66,8 +67,6 @@ export async function startLedgerServer(spec: LedgerServerSpec): Promise<LedgerS
     await database?.drop();
   };
   try {
-    const admin = TOKEN.exec(server.stdout())?.[0];
-    if (!admin) throw new Error(`${spec.name} printed no first-run admin token`);
     const workerTokens: string[] = [];
     for (let i = 0; i < spec.workerKeys; i++) {
       workerTokens.push(await createWorkerKey(server.url, admin, `bench-worker-${i}`));

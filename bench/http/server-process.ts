@@ -25,8 +25,6 @@ export interface ServerProcess {
   readonly pid: number;
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
-  /** Everything the process wrote to stdout so far. */
-  stdout(): string;
   /** Sends SIGTERM, and SIGKILL when it has not exited after `graceMs`; resolves once it exited. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -62,16 +60,17 @@ export async function startServer(spec: ServerSpec): Promise<ServerProcess> {
     env: { ...process.env, NO_COLOR: '1', ...spec.env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
+  // Should the benchmark die without stopping its servers, take this one with it.
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  child.once('exit', () => process.off('exit', orphanGuard));
   let tail = '';
-  const keep = (chunk: Buffer, stdout: boolean) => {
-    const text = chunk.toString('utf8');
-    if (stdout && out.length < 1 << 20) out += text;
-    tail = (tail + text).slice(-4000);
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-4000);
     log.write(chunk);
   };
-  child.stdout!.on('data', (c: Buffer) => keep(c, true));
-  child.stderr!.on('data', (c: Buffer) => keep(c, false));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const stop = async (graceMs = 10_000): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -88,7 +87,7 @@ export async function startServer(spec: ServerSpec): Promise<ServerProcess> {
       const res = await fetch(url + spec.readyPath, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();
       if (res.status === 200) {
-        return { name: spec.name, pid: child.pid!, url, stdout: () => out, stop };
+        return { name: spec.name, pid: child.pid!, url, stop };
       }
     } catch {
       // Not listening yet.
