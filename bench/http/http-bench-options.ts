@@ -30,8 +30,8 @@ export interface HttpBenchOptions {
 
 /** Usage text of the flags (environment variables in brackets). */
 export const HTTP_BENCH_USAGE = `npm run bench:http -- [flags]
-  --rounds 3            rounds; every target runs once per round, order rotating [BENCH_HTTP_ROUNDS]
-  --seconds 5           measured seconds per target and round [BENCH_HTTP_SECONDS]
+  --rounds 5            rounds; every target runs once per round, order rotating [BENCH_HTTP_ROUNDS]
+  --seconds 3           measured seconds per target and round [BENCH_HTTP_SECONDS]
   --warmup 1            unmeasured seconds before each measured round, 3× in the first round
                         (the servers' JIT warms up) [BENCH_HTTP_WARMUP]
   --max-ops 500000      bound on operations per measured round
@@ -103,8 +103,8 @@ export function parseHttpBenchOptions(
   if (values.help) return 'help';
   return {
     targets: targetList(values.targets ?? env['BENCH_HTTP_TARGETS']),
-    rounds: Math.round(positive('rounds', values.rounds ?? env['BENCH_HTTP_ROUNDS'], 3)),
-    roundMs: positive('seconds', values.seconds ?? env['BENCH_HTTP_SECONDS'], 5) * 1000,
+    rounds: Math.round(positive('rounds', values.rounds ?? env['BENCH_HTTP_ROUNDS'], 5)),
+    roundMs: positive('seconds', values.seconds ?? env['BENCH_HTTP_SECONDS'], 3) * 1000,
     warmupMs: positive('warmup', values.warmup ?? env['BENCH_HTTP_WARMUP'], 1) * 1000,
     maxOpsPerRound: Math.round(positive('max-ops', values['max-ops'], 500_000)),
     connections: Math.round(positive('connections', values.connections, 32)),

@@ -42,6 +42,31 @@ export function ratio(outcomes: readonly TargetOutcome[], id: string, baseId: st
   return base > 0 && value > 0 ? value / base : null;
 }
 
+/**
+ * CPU of the server and its store per operation, µs (what the machine pays for one operation),
+ * or null when a part was not measured. Less skewed by other work than ops/s on a shared machine.
+ */
+export function cpuPerOp(o: TargetOutcome | undefined): number | null {
+  const r = o?.result;
+  if (!r || r.ops === 0) return null;
+  const server = r.meteredCpuMs['server'];
+  const store = o.store === 'postgres' || o.store === 'redis' ? r.meteredCpuMs['store'] : 0;
+  return server === null || server === undefined || store === null || store === undefined
+    ? null
+    : ((server + store) * 1000) / r.ops;
+}
+
+/** CPU per operation of `baseId` divided by that of `id` (> 1: `id` is cheaper); null when unknown. */
+export function cpuRatio(
+  outcomes: readonly TargetOutcome[],
+  id: string,
+  baseId: string | null,
+): number | null {
+  const base = cpuPerOp(outcomes.find((o) => o.target.id === baseId));
+  const value = cpuPerOp(outcomes.find((o) => o.target.id === id));
+  return base !== null && value !== null && value > 0 ? base / value : null;
+}
+
 const perOp = (ms: number | null | undefined, ops: number) =>
   ms === null || ms === undefined || ops === 0 ? '–' : ((ms * 1000) / ops).toFixed(0);
 const times = (r: number | null) => (r === null ? '–' : `${r.toFixed(2)}×`);
@@ -61,9 +86,10 @@ export function resultsTable(outcomes: readonly TargetOutcome[]): string {
     'load-gen µs/op',
     '× hand-rolled',
     '× node-idempotency',
+    'CPU × hand-rolled',
   ];
   const rows = outcomes.map(({ target: t, result: r, skipped, store }) => {
-    if (!r) return [t.label, String(t.requests), skipped ?? 'n/a', '', '', '', '', '', '', '', '', ''];
+    if (!r) return [t.label, String(t.requests), skipped ?? 'n/a', '', '', '', '', '', '', '', '', '', ''];
     const base = baselinesOf(t);
     const storeCpu =
       store === 'none' ? '–' : store === 'in-process' ? 'in server' : perOp(r.meteredCpuMs['store'], r.ops);
@@ -80,6 +106,7 @@ export function resultsTable(outcomes: readonly TargetOutcome[]): string {
       perOp(r.processCpuMs, r.ops),
       times(ratio(outcomes, t.id, base.hr)),
       times(ratio(outcomes, t.id, base.ni)),
+      times(cpuRatio(outcomes, t.id, base.hr)),
     ];
   });
   return markdownTable([head, ...rows], {
@@ -111,6 +138,10 @@ function goal(
 /** The goals of issue 13 against this run's figures (markdown list). */
 export function goalLines(outcomes: readonly TargetOutcome[]): string[] {
   const r = (id: string, base: string) => ratio(outcomes, id, base);
+  const byCpu = (id: string, base: string) => {
+    const c = cpuRatio(outcomes, id, base);
+    return c === null ? '' : ` (by CPU per operation: ${c.toFixed(2)}×)`;
+  };
   const ops = (id: string) => outcomes.find((o) => o.target.id === id)?.result?.opsPerSecond ?? null;
   const skipped = outcomes.find((o) => o.target.id === 'pg-one-step')?.skipped;
   const cost = (on: string, off: string) => {
@@ -119,14 +150,19 @@ export function goalLines(outcomes: readonly TargetOutcome[]): string[] {
     return a !== null && b !== null && b > 0 ? 100 * (1 - a / b) : null;
   };
   return [
-    goal('PostgreSQL new-key claim vs hand-rolled', r('pg-new', 'hr-new'), 1.0, '×'),
-    goal('PostgreSQL new-key claim vs @node-idempotency on Redis', r('pg-new', 'ni-new'), 1.0, '×'),
-    goal('PostgreSQL duplicate claim vs hand-rolled', r('pg-dup', 'hr-dup'), 1.0, '×'),
-    goal('PostgreSQL duplicate claim vs @node-idempotency replay', r('pg-dup', 'ni-replay'), 1.0, '×'),
+    goal('PostgreSQL new-key claim vs hand-rolled', r('pg-new', 'hr-new'), 1.0, '×') +
+      byCpu('pg-new', 'hr-new'),
+    goal('PostgreSQL new-key claim vs @node-idempotency on Redis', r('pg-new', 'ni-new'), 1.0, '×') +
+      byCpu('pg-new', 'ni-new'),
+    goal('PostgreSQL duplicate claim vs hand-rolled', r('pg-dup', 'hr-dup'), 1.0, '×') +
+      byCpu('pg-dup', 'hr-dup'),
+    goal('PostgreSQL duplicate claim vs @node-idempotency replay', r('pg-dup', 'ni-replay'), 1.0, '×') +
+      byCpu('pg-dup', 'ni-replay'),
     skipped
       ? `- one-step job vs hand-rolled claim + complete (goal ≥ 0.8×): **MISSED**, ${skipped}`
       : goal('one-step job vs hand-rolled claim + complete', r('pg-one-step', 'hr-cycle'), 0.8, '×'),
-    goal('3-request cycle vs hand-rolled claim + complete', r('pg-cycle', 'hr-cycle'), 0.5, '×'),
+    goal('3-request cycle vs hand-rolled claim + complete', r('pg-cycle', 'hr-cycle'), 0.5, '×') +
+      byCpu('pg-cycle', 'hr-cycle'),
     goal('embedded PGlite new-key claims', ops('pglite-new'), 1500, '/s'),
     goal(
       'embedded PGlite new-key claims vs the same server on PostgreSQL',
@@ -163,7 +199,8 @@ export function resultsSection(info: HttpRunInfo, outcomes: readonly TargetOutco
       ' operation. `server µs/op`: CPU (utime+stime from /proc/<pid>/stat) of the server process per' +
       ' operation; `store µs/op`: the PostgreSQL backends of its database, or the local redis-server;' +
       ' `load-gen µs/op`: the separate load-generator process. Ratios: ops/s against the baseline of' +
-      ' the same run.',
+      " the same run; `CPU × hand-rolled`: the baseline's server + store CPU per operation divided" +
+      " by the target's (> 1: cheaper), which other work on a shared machine skews less than ops/s.",
     '',
     ...outcomes
       .filter((o) => o.result && o.result.errors > 0)

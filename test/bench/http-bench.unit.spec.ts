@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import type { LoadResult } from '../../bench/harness.js';
 import { parseHttpBenchOptions, type HttpBenchOptions } from '../../bench/http/http-bench-options.js';
-import { goalLines, ratio, type TargetOutcome } from '../../bench/http/http-report.js';
+import { cpuRatio, goalLines, ratio, type TargetOutcome } from '../../bench/http/http-report.js';
 import { probeOneStep } from '../../bench/http/one-step-probe.js';
 import { processCpuMs } from '../../bench/http/process-cpu.js';
 import { targetById } from '../../bench/http/targets.js';
@@ -72,6 +72,20 @@ describe('bench:http goals', () => {
     );
     expect(lines).toContain('- projector cost, new-key claims (1 − on/off): 4.0 % (goal ≤ 10 %): met');
     expect(lines).toContain('- PostgreSQL duplicate claim vs hand-rolled: not measured in this run');
+  });
+});
+
+describe('bench:http CPU ratio', () => {
+  it("divides the baseline server + store CPU per operation by the target's", () => {
+    const withCpu = (id: string, serverMs: number, storeMs: number): TargetOutcome => {
+      const o = measured(id, 1000);
+      return { ...o, result: { ...o.result!, meteredCpuMs: { server: serverMs, store: storeMs } } };
+    };
+    const outcomes = [withCpu('hr-new', 300, 100), withCpu('pg-new', 600, 200)];
+    expect(cpuRatio(outcomes, 'pg-new', 'hr-new')).toBeCloseTo(0.5);
+    expect(goalLines(outcomes)[0]).toBe(
+      '- PostgreSQL new-key claim vs hand-rolled: 1.00× (goal ≥ 1×): met (by CPU per operation: 0.50×)',
+    );
   });
 });
 
