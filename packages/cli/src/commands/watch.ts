@@ -1,0 +1,46 @@
+import type { Feed } from '@operation-ledger/client';
+import type { CommandContext } from '../context.js';
+
+/**
+ * Tails a tenant feed (SSE) until `count` change events, Ctrl-C, or the stream gives up: human
+ * output is one line per change (`time  id  columns…`), `--json` one event per line
+ * `{ id, event, data }`. The client resumes a dropped connection with `Last-Event-ID`, so no change
+ * is missed or repeated; `after` resumes from an id printed by an earlier run. `ready` and
+ * keep-alives are not printed (in human output `ready` becomes a note on stderr).
+ */
+export async function watchFeed(
+  ctx: CommandContext,
+  feed: Feed,
+  filter: Record<string, string | undefined>,
+  options: { after?: string; count?: number },
+  columns: (data: Record<string, unknown>) => string[],
+): Promise<void> {
+  const tenant = await ctx.tenant();
+  const local = new AbortController();
+  const signal = ctx.io.signal ? AbortSignal.any([ctx.io.signal, local.signal]) : local.signal;
+  let seen = 0;
+  try {
+    for await (const e of ctx.client.subscribe(
+      feed,
+      { tenant, ...filter },
+      { lastEventId: options.after, signal },
+    )) {
+      if (e.event === 'ready') {
+        if (!ctx.json)
+          ctx.note(`watching ${feed} of ${tenant} from checkpoint ${e.data.checkpoint} (Ctrl-C to stop)`);
+        continue;
+      }
+      if (e.event === 'reset') {
+        ctx.note(
+          `the feed was reset (${String(e.data.reason)}): changes before ${e.data.checkpoint} are not kept`,
+        );
+        continue;
+      }
+      if (ctx.json) ctx.printJson({ id: e.id, event: e.event, data: e.data });
+      else ctx.print([new Date().toISOString(), e.id ?? '-', ...columns(e.data)].join('  '));
+      if (options.count !== undefined && ++seen >= options.count) break;
+    }
+  } finally {
+    local.abort();
+  }
+}
