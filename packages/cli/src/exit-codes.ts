@@ -30,7 +30,11 @@ export function exitCodeOf(err: unknown): number {
     if (err.status === 429 || err.status >= 500) return EXIT.unavailable;
     return EXIT.refused;
   }
-  if (err instanceof Error && (err.name === 'TypeError' || 'code' in err)) return EXIT.unavailable;
+  // Network failures (fetch's TypeError, ECONNREFUSED…); checked by name, not instanceof, so an
+  // error from another realm (a test VM) is classified the same.
+  const e = err as { name?: unknown; code?: unknown } | null;
+  if (e && typeof e === 'object' && (e.name === 'TypeError' || typeof e.code === 'string'))
+    return EXIT.unavailable;
   return EXIT.refused;
 }
 
