@@ -16,6 +16,7 @@ beforeAll(async () => {
   await sdk.confirm(done.operationId, done.fencingToken, { destinationRef: 'INV-1' });
   await sdk.claim({ key: key('order:1'), payload: { amount: 10 } }); // a replayed duplicate (audit event)
   ids.unknown = await makeUnknown(world, 'order:2');
+  world.ledger.clock.advance(60_000); // distinct ages: the queue is oldest first
   ids.unknown2 = await makeUnknown(world, 'order:3');
   const failed = await sdk.claim({ key: key('order:4', 'crm.sync'), payload: {} });
   if (failed.kind !== 'acquired') throw new Error('acquired expected');
