@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { kitFor, type RunState } from './command-kit.js';
 import { registerActions } from './commands/actions.js';
@@ -32,6 +33,7 @@ export function buildProgram(io: CliIo, state: RunState): Command {
     .addOption(new Option('--profile <name>', 'named profile from `ledger login` (env LEDGER_PROFILE)'))
     .option('--json', 'machine-readable output: JSON, one line per item for lists (NDJSON)')
     .option('--no-progress', 'no progress bars (they are drawn only when stderr is a terminal)')
+    .version((createRequire(import.meta.url)('../package.json') as { version: string }).version)
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError()
     .exitOverride()

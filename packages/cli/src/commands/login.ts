@@ -45,7 +45,9 @@ export function registerLogin(program: Command, kit: Kit): void {
   ).action(async (_o: unknown, cmd: Command) => {
     const o = globals(cmd);
     const name = o.profile ?? io.env.LEDGER_PROFILE ?? DEFAULT_PROFILE;
-    const url = o.url ?? io.env.LEDGER_URL ?? DEFAULT_URL;
+    const path = configPath(io.env);
+    const config = await readConfig(path);
+    const url = o.url ?? io.env.LEDGER_URL ?? config.profiles[name]?.url ?? DEFAULT_URL;
     let token = o.token ?? io.env.LEDGER_TOKEN;
     if (token === '-') token = await readStdinLine(io);
     if (!token)
@@ -53,8 +55,6 @@ export function registerLogin(program: Command, kit: Kit): void {
     if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) URL: ${url}`);
     const keyTenant = o.verify === false ? null : await verify(io, url, token);
     const tenant = o.tenant ?? (keyTenant && keyTenant !== '*' ? keyTenant : undefined);
-    const path = configPath(io.env);
-    const config = await readConfig(path);
     const profile: Profile = { url, token, ...(tenant ? { tenant } : {}) };
     await writeConfig(path, { profiles: { ...config.profiles, [name]: profile } });
     const scope = tenant
