@@ -86,16 +86,51 @@ function reservedMemberPaths(value: unknown): string[] {
 }
 
 /**
+ * A request body that was sent but not read because its `content-type` is missing or not JSON.
+ * The JSON routes refuse it ({@link refuseUnreadBody}, 415 naming the header); routes that stream
+ * other formats (reconciliation uploads) read the request themselves and never look at it.
+ */
+export class UnreadBody {
+  /** `contentType`: the header's media type as sent (lower case), or null when it was missing. */
+  constructor(readonly contentType: string | null) {}
+}
+
+/**
+ * Refuses a body the JSON parser left unread (missing or non-JSON `content-type`) with one clear
+ * message naming the header; any other value passes.
+ * @throws ProblemException 415 `unsupported-media-type`, `errors[0].field` = `content-type`.
+ */
+export function refuseUnreadBody(value: unknown): void {
+  if (!(value instanceof UnreadBody)) return;
+  const message =
+    value.contentType === null
+      ? 'the request has a body but no content-type header: send the JSON body with content-type: application/json'
+      : `content-type ${value.contentType} is not accepted: send the JSON body with content-type: application/json`;
+  throw new ProblemException(
+    problem('unsupported-media-type', 415, message, { errors: [{ field: 'content-type', message }] }),
+  );
+}
+
+/** True when the request carries a body (RFC 9112 §6.3: a Transfer-Encoding or a non-zero Content-Length). */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/**
  * Express middleware: reads `application/json` (and `+json`) bodies up to `limitBytes` as text and
  * parses them with {@link parseExactJson}. Oversized bodies fail with body-parser's 413
- * (`entity.too.large`), rendered as problem+json by the filter.
+ * (`entity.too.large`), rendered as problem+json by the filter. A body with a missing or other
+ * `content-type` is left unread in the stream and marked {@link UnreadBody}.
  */
 export function exactJsonBody(limitBytes: number): RequestHandler[] {
   const text = express.text({ type: ['application/json', 'application/*+json'], limit: limitBytes });
   const parseBody = (req: Request, _res: Response, next: NextFunction) => {
     if (typeof req.body !== 'string') {
       if (req.body === undefined || (typeof req.body === 'object' && Object.keys(req.body).length === 0)) {
-        req.body = undefined;
+        const type = req.headers['content-type'];
+        req.body = hasBody(req)
+          ? new UnreadBody(type ? type.split(';')[0]!.trim().toLowerCase() : null)
+          : undefined;
       }
       return next();
     }

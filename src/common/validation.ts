@@ -1,4 +1,5 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { refuseUnreadBody } from './json-body.js';
 import { problem } from './problem.js';
 import { ProblemException } from './problem.exception.js';
 import { unstorableStrings } from './unstorable-strings.js';
@@ -52,15 +53,19 @@ export function assertStorable(body: unknown, prefix = ''): void {
 }
 
 /**
- * A ValidationPipe that first insists a DTO body is a JSON object, and after class-validator
+ * A ValidationPipe that first refuses a body sent without a JSON content-type (415 naming the
+ * header), then insists a DTO body is a JSON object, and after class-validator
  * refuses strings the database cannot store ({@link assertStorable}).
  */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body') refuseUnreadBody(value);
     const isDto =
       metadata.type === 'body' && typeof metadata.metatype === 'function' && metadata.metatype !== Object;
     if (isDto && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-      throw validationProblem([{ field: 'body', message: 'the request body must be a JSON object' }]);
+      throw validationProblem([
+        { field: 'body', message: 'the request body must be a JSON object (content-type: application/json)' },
+      ]);
     }
     const dto = await super.transform(value, metadata);
     if (isDto && !(metadata.metatype as ValidatesItemsSeparately).validatesItemsSeparately)

@@ -5,6 +5,14 @@ import type { AuditEvent, ClaimReason, DuplicateAnswer, EventBase } from './even
 import { outcomeOf, type ReplayedOutcome } from './outcome.js';
 import { unfinishedSteps, type OperationState } from './operation-state.js';
 
+/**
+ * Longest wait an `in-progress` refusal suggests, ms. The holder usually finishes long before its
+ * lease ends (a 30 s lease over a 200 ms job), so a waiter asks again after at most this long
+ * instead of the whole lease; the lease's end is in the refusal (`leaseExpiresAt`). Each repeat
+ * is one audit event, so the wait is not shorter either.
+ */
+export const IN_PROGRESS_RETRY_MAX_MS = 5_000;
+
 /** A claim that acquired the operation: the worker may proceed with this fencing token. */
 export interface Acquired {
   readonly kind: 'acquired';
@@ -89,8 +97,9 @@ function duplicate(cmd: ClaimOperation, state: OperationState, answer: Duplicate
  * Decides a claim (docs/domain.md "States and transitions"):
  * - never claimed → acquire attempt 1;
  * - same key, different fingerprint (any state) → refused `payload-conflict`, audited;
- * - in progress with a live lease → refused `in-progress` with the ms left on the lease; the
- *   holder's lease is untouched;
+ * - in progress with a live lease → refused `in-progress`: `retryAfterMs` = the ms left on the
+ *   lease, at most {@link IN_PROGRESS_RETRY_MAX_MS}, and `leaseExpiresAt`; the holder's lease
+ *   is untouched;
  * - in progress, lease expired, nothing left unfinished in the attempt → acquire attempt n+1;
  * - in progress, lease expired over a started-but-unfinished step → `OutcomeUnknown(lease_expired)`
  *   is recorded and the claim refused `awaiting-recovery` ("inspect, don't retry");
@@ -158,8 +167,9 @@ export function decideClaim(cmd: ClaimOperation, state: OperationState): Decisio
         return refuse(
           {
             code: 'in-progress',
-            message: 'another worker holds this operation',
-            retryAfterMs: lease.expiresAt - cmd.now,
+            message: `another worker holds this operation until ${new Date(lease.expiresAt).toISOString()}`,
+            retryAfterMs: Math.min(lease.expiresAt - cmd.now, IN_PROGRESS_RETRY_MAX_MS),
+            leaseExpiresAt: new Date(lease.expiresAt).toISOString(),
             state: state.status,
           },
           [],

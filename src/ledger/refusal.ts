@@ -26,8 +26,13 @@ export type RefusalCode =
 export interface Refusal {
   readonly code: RefusalCode;
   readonly message: string;
-  /** in-progress: ms until the holder's lease expires. */
+  /**
+   * in-progress: ms to wait before asking again — the ms left on the holder's lease, at most
+   * `IN_PROGRESS_RETRY_MAX_MS` (5 000).
+   */
   readonly retryAfterMs?: number;
+  /** in-progress: when the holder's lease ends (ISO 8601 UTC) unless renewed. */
+  readonly leaseExpiresAt?: string;
   /** payload-conflict: both fingerprints. */
   readonly existingFingerprint?: string;
   readonly incomingFingerprint?: string;

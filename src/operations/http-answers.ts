@@ -171,9 +171,10 @@ function rejectionAnswer(rejection: InputRejection): HttpAnswer {
 }
 
 /**
- * A domain refusal as problem+json. `in-progress` carries Retry-After: the seconds left on the
- * holder's lease, rounded up (RFC 9110 §10.2.3). Extension members: `state`, and per code
- * `existingFingerprint`/`incomingFingerprint` or `recordedRef`/`incomingRef`.
+ * A domain refusal as problem+json. `in-progress` carries Retry-After: `retryAfterMs` in seconds,
+ * rounded up, at least 1 (RFC 9110 §10.2.3) — the lease's rest capped at 5 s; `leaseExpiresAt`
+ * in the body. Extension members: `state`, and per code `existingFingerprint`/
+ * `incomingFingerprint` or `recordedRef`/`incomingRef`.
  */
 function refusalAnswer(refusal: Refusal, operationId: string): HttpAnswer {
   const { code, message, retryAfterMs, ...extensions } = refusal;

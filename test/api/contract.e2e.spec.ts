@@ -34,14 +34,15 @@ describe('claim answers', () => {
     expect(r1.body.operationId).not.toBe(r2.body.operationId);
   });
 
-  it('409 in-progress carries Retry-After in seconds of the lease left, and leaves the lease alone', async () => {
+  it('409 in-progress carries Retry-After (the lease left, at most 5 s) and the lease end, and leaves the lease alone', async () => {
     const first = await ledger.client.claim(key('K-2'), { a: 1 }, { leaseMs: 30_000 });
     ledger.clock.advance(10_500);
     const second = await ledger.client.claim(key('K-2'), { a: 1 }, { leaseMs: 1_000 });
     expect(second.status).toBe(409);
     expect(second.body.code).toBe('in-progress');
     expect(second.body.type).toMatch(/\/in-progress$/);
-    expect(second.headers.get('retry-after')).toBe('20');
+    expect(second.headers.get('retry-after')).toBe('5');
+    expect(second.body.leaseExpiresAt).toBe(first.body.leaseExpiresAt);
     const status = await ledger.client.status(first.body.operationId);
     expect(status.body.lease.expiresAt).toBe(first.body.leaseExpiresAt);
   });

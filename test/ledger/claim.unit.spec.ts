@@ -221,10 +221,14 @@ describe('claim: lease expiry (judged on the server clock in the command)', () =
 });
 
 describe('claim: refusals while someone holds or the outcome is unknown', () => {
-  it('a live lease answers in-progress with the ms left, audited, holder untouched', () => {
+  it('a live lease answers in-progress: ask again in at most 5 s, the lease end given, audited, holder untouched', () => {
     given(history.inProgress())
       .when(claim(at(10), { workerId: 'worker-b' }))
-      .thenRefused('in-progress', { retryAfterMs: 20_000, state: 'in_progress' })
+      .thenRefused('in-progress', {
+        retryAfterMs: 5_000,
+        leaseExpiresAt: iso(T0 + LEASE_MS),
+        state: 'in_progress',
+      })
       .thenEvents([])
       .thenAudit([
         {
@@ -252,7 +256,7 @@ describe('claim: refusals while someone holds or the outcome is unknown', () => 
   it('in-progress with a started step and a live lease stays in-progress (no OutcomeUnknown)', () => {
     given(history.stepRunning())
       .when(claim(at(5)))
-      .thenRefused('in-progress', { retryAfterMs: 25_000 })
+      .thenRefused('in-progress', { retryAfterMs: 5_000 })
       .thenEvents([]);
   });
 
