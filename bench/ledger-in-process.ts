@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ProblemException } from '../src/common/problem.exception.js';
 import type { LedgerConfig } from '../src/config/ledger-config.js';
-import { claimRequestOf } from '../src/operations/claim/claim-input.js';
+import { claimRequestOf } from '../src/operations/claim/claim-request.dto.js';
 import { ClaimOperationCommand } from '../src/operations/claim/claim-operation.command.js';
 import type { ClaimRequestDto } from '../src/operations/claim/claim-request.dto.js';
 import { newRequestContext } from '../src/operations/event-metadata.js';

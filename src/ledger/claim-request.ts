@@ -1,6 +1,7 @@
 import { parseOperationKey } from './parse-operation-key.js';
 import { operationIdFor, type OperationKey } from './operation-key.js';
 import type { JsonValue } from './fingerprint.js';
+import { stepNameIssue } from './step-name.js';
 import type { ValidationIssue } from './validation-issue.js';
 
 /** Most older revisions one amendment marks superseded (revision − 1 of them, from 1). */
@@ -20,6 +21,8 @@ export interface ClaimRequest {
   readonly workerId: string | null;
   /** Amendments: the older revision this claim supersedes, or null. */
   readonly supersedes: number | null;
+  /** Round-trip shortcut: the step to start when the claim acquires, or null (absent = null). */
+  readonly startStep?: string | null;
 }
 
 /** A claim whose key, payload and supersession passed {@link checkClaimRequest}. */
@@ -32,6 +35,8 @@ export interface CheckedClaim {
   readonly workerId: string | null;
   /** Below `key.revision`, or null. */
   readonly supersedes: number | null;
+  /** A valid step name ({@link stepNameIssue}), or null. */
+  readonly startStep: string | null;
 }
 
 /**
@@ -54,7 +59,8 @@ export function invalid<T>(...issues: ValidationIssue[]): Checked<T> {
 /**
  * Checks a claim before its policy is known, in this order: the key (domain rules), a payload
  * present and at most `maxPayloadBytes` bytes of JSON, `supersedes` below `key.revision` and the
- * amendment marking at most {@link MAX_SUPERSEDED_REVISIONS} older revisions.
+ * amendment marking at most {@link MAX_SUPERSEDED_REVISIONS} older revisions, `startStep` a
+ * valid step name (the step route's rule, field `startStep`).
  */
 export function checkClaimRequest(
   request: ClaimRequest,
@@ -87,6 +93,9 @@ export function checkClaimRequest(
       message: `an amendment may supersede at most ${MAX_SUPERSEDED_REVISIONS} older revisions`,
     });
   }
+  const startStep = request.startStep ?? null;
+  const stepIssue = startStep === null ? null : stepNameIssue(startStep, 'startStep');
+  if (stepIssue) return invalid(stepIssue);
   return {
     ok: true,
     value: {
@@ -96,6 +105,7 @@ export function checkClaimRequest(
       requestedLeaseMs: request.leaseMs,
       workerId: request.workerId,
       supersedes,
+      startStep,
     },
   };
 }

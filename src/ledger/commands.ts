@@ -23,6 +23,11 @@ export interface ClaimOperation extends At {
   readonly workerId: string | null;
   /** The action's policy as it applies to claims; absent = no approval, no version. */
   readonly policy?: ClaimPolicy;
+  /**
+   * Round-trip shortcut: a step (a valid step name) started in the same append when the claim
+   * acquires; absent or null = none.
+   */
+  readonly startStep?: string | null;
 }
 
 /** The parts of an action policy the claim decision needs. */
@@ -48,6 +53,11 @@ export interface ConfirmOperation extends Fenced {
   readonly type: 'ConfirmOperation';
   readonly destinationRef: string | null;
   readonly outputs: JsonValue | null;
+  /**
+   * Round-trip shortcut: a step of this attempt completed in the same append as the
+   * confirmation (with the step's own outputs); absent or null = none.
+   */
+  readonly completeStep?: { readonly step: string; readonly outputs: JsonValue | null } | null;
 }
 
 export interface FailOperation extends Fenced {

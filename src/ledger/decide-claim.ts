@@ -1,9 +1,10 @@
 import { withBase } from './event-base.js';
 import type { ClaimOperation } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
-import type { AuditEvent, ClaimReason, DuplicateAnswer, EventBase } from './events.js';
+import type { AuditEvent, ClaimReason, DecisionEvent, DuplicateAnswer, EventBase } from './events.js';
 import { outcomeOf, type ReplayedOutcome } from './outcome.js';
 import { unfinishedSteps, type OperationState } from './operation-state.js';
+import { providerIdempotencyKey } from './step-name.js';
 
 /**
  * Longest wait an `in-progress` refusal suggests, ms. The holder usually finishes long before its
@@ -25,6 +26,8 @@ export interface Acquired {
   readonly reason: ClaimReason;
   /** Steps completed by earlier attempts, with their outputs, so the worker can skip them. */
   readonly completedSteps: readonly { readonly step: string; readonly providerIdempotencyKey: string }[];
+  /** The claim's `startStep`, started in the same append: the key to send the provider. */
+  readonly startedStep?: { readonly name: string; readonly providerIdempotencyKey: string };
 }
 
 /** A claim of a terminal operation: the recorded outcome, replayed. */
@@ -47,12 +50,42 @@ function base(cmd: ClaimOperation, attempt: number): EventBase {
   };
 }
 
+/**
+ * Acquires attempt n+1: `OperationClaimed`, and with the claim's `startStep` also `StepStarted`
+ * for that step in the same decision (one append), exactly as `StartStep` would record it.
+ */
 function acquire(cmd: ClaimOperation, state: OperationState, reason: ClaimReason): Decision<ClaimResult> {
   const attempt = state.attempt + 1;
   const leaseExpiresAt = new Date(cmd.now + cmd.leaseMs).toISOString();
   const completedSteps = Object.values(state.steps)
     .filter((s) => s.status === 'completed')
     .map((s) => ({ step: s.name, providerIdempotencyKey: s.providerIdempotencyKey }));
+  const step = cmd.startStep
+    ? { name: cmd.startStep, providerIdempotencyKey: providerIdempotencyKey(cmd.key, cmd.startStep) }
+    : undefined;
+  const claimed: DecisionEvent = {
+    type: 'OperationClaimed',
+    data: withBase(base(cmd, attempt), {
+      fingerprint: cmd.fingerprint,
+      // The payload is kept once, with the first record; later attempts share its fingerprint.
+      payload: state.payload === null ? cmd.payload : null,
+      workerId: cmd.workerId,
+      leaseMs: cmd.leaseMs,
+      leaseExpiresAt,
+      reason,
+    }),
+  };
+  const started: DecisionEvent[] = step
+    ? [
+        {
+          type: 'StepStarted',
+          data: withBase(base(cmd, attempt), {
+            step: step.name,
+            providerIdempotencyKey: step.providerIdempotencyKey,
+          }),
+        },
+      ]
+    : [];
   return accept<ClaimResult>(
     {
       kind: 'acquired',
@@ -63,21 +96,9 @@ function acquire(cmd: ClaimOperation, state: OperationState, reason: ClaimReason
       fingerprint: cmd.fingerprint,
       reason,
       completedSteps,
+      ...(step ? { startedStep: step } : {}),
     },
-    [
-      {
-        type: 'OperationClaimed',
-        data: withBase(base(cmd, attempt), {
-          fingerprint: cmd.fingerprint,
-          // The payload is kept once, with the first record; later attempts share its fingerprint.
-          payload: state.payload === null ? cmd.payload : null,
-          workerId: cmd.workerId,
-          leaseMs: cmd.leaseMs,
-          leaseExpiresAt,
-          reason,
-        }),
-      },
-    ],
+    [claimed, ...started],
   );
 }
 
@@ -97,6 +118,8 @@ function duplicate(cmd: ClaimOperation, state: OperationState, answer: Duplicate
  * Decides a claim (docs/domain.md "States and transitions"):
  * - never claimed → acquire attempt 1;
  * - same key, different fingerprint (any state) → refused `payload-conflict`, audited;
+ * - an acquiring claim that names `startStep` also starts that step (same append); any other
+ *   answer records no step;
  * - in progress with a live lease → refused `in-progress`: `retryAfterMs` = the ms left on the
  *   lease, at most {@link IN_PROGRESS_RETRY_MAX_MS}, and `leaseExpiresAt`; the holder's lease
  *   is untouched;

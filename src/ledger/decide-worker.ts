@@ -1,6 +1,5 @@
 import type {
   CompleteStep,
-  ConfirmOperation,
   FailOperation,
   ReleaseOperation,
   RenewLease,
@@ -12,41 +11,8 @@ import { accept, refuse, type Decision } from './decision.js';
 import { eventBaseOf, withBase } from './event-base.js';
 import { anyStepStartedThisAttempt, unfinishedSteps, type OperationState } from './operation-state.js';
 import { providerIdempotencyKey } from './step-name.js';
-
-/** Answer of an accepted worker command. */
-export interface WorkerResult {
-  readonly state: OperationState['status'];
-  /** StartStep only: the provider idempotency key for the step. */
-  readonly providerIdempotencyKey?: string;
-  /** RenewLease only: the new expiry (ISO 8601). */
-  readonly leaseExpiresAt?: string;
-  /** True when the command repeated one already recorded and nothing new was written. */
-  readonly alreadyRecorded: boolean;
-}
-
-const notFound = { code: 'not-found', message: 'no operation with this id' } as const;
-
-function stale(state: OperationState, token: number) {
-  return refuse<WorkerResult>({
-    code: 'stale-token',
-    message: `fencing token ${token} is not the current attempt (${state.attempt})`,
-    state: state.status,
-  });
-}
-
-function notInProgress(state: OperationState) {
-  return refuse<WorkerResult>({
-    code: 'not-in-progress',
-    message: `the operation is ${state.status}, not in progress`,
-    state: state.status,
-  });
-}
-
-const ok = (state: OperationState['status'], alreadyRecorded: boolean, extra = {}): WorkerResult => ({
-  state,
-  alreadyRecorded,
-  ...extra,
-});
+import { decideConfirm } from './decide-confirm.js';
+import { notFound, notInProgress, ok, stale, type WorkerResult } from './worker-result.js';
 
 /**
  * Refusal common to fenced commands that need the holder: unknown key, stale token, or an
@@ -91,80 +57,6 @@ function decideCompleteStep(cmd: CompleteStep, state: OperationState): Decision<
     {
       type: 'StepCompleted',
       data: withBase(eventBaseOf(state, cmd.now), { step: cmd.step, outputs: cmd.outputs }),
-    },
-  ]);
-}
-
-/**
- * Confirmation rules (docs/domain.md "Duplicate effects"): the holder confirms an operation in progress; a confirmation
- * while Unknown — from the current or a stale attempt — is accepted as late evidence; a repeat
- * with the recorded reference is a no-op; a different reference is a duplicate effect, recorded.
- * A stale token on an operation that is not Unknown is refused unless it brings a second reference.
- */
-function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<WorkerResult> {
-  if (state.status === 'none') return refuse(notFound);
-  const current = cmd.fencingToken === state.attempt;
-  if (cmd.fencingToken > state.attempt || cmd.fencingToken < 1) return stale(state, cmd.fencingToken);
-
-  // While Unknown — or released by an operator who found nothing — a confirmation from the
-  // attempt in question is evidence that the effect did happen.
-  const lateEvidence =
-    state.status === 'unknown' ||
-    (state.status === 'released' && current && state.resolution?.resolution === 'not_found');
-  if (lateEvidence) {
-    return accept(ok('confirmed', false), [
-      {
-        type: 'OperationConfirmed',
-        data: withBase(eventBaseOf(state, cmd.now), {
-          destinationRef: cmd.destinationRef,
-          outputs: cmd.outputs,
-          source: 'late_confirmation',
-          reportedByAttempt: cmd.fencingToken,
-        }),
-      },
-    ]);
-  }
-  if (state.status === 'confirmed') {
-    const recorded = state.confirmation?.destinationRef ?? null;
-    const incoming = cmd.destinationRef;
-    const sameRef = incoming === null || incoming === recorded;
-    if (sameRef) return current ? accept(ok('confirmed', true)) : stale(state, cmd.fencingToken);
-    // A second reference already recorded: answered as a duplicate effect again (a retrying
-    // worker must not read success), but recorded only once.
-    const knownDuplicate = state.duplicateEffects.some((d) => d.ref === incoming);
-    return refuse(
-      {
-        code: 'duplicate-effect',
-        message: `the operation was confirmed with reference ${JSON.stringify(recorded)}; ${JSON.stringify(incoming)} is a second effect`,
-        state: state.status,
-        recordedRef: recorded,
-        incomingRef: incoming,
-      },
-      knownDuplicate
-        ? []
-        : [
-            {
-              type: 'DuplicateEffectDetected',
-              data: withBase(eventBaseOf(state, cmd.now), {
-                recordedRef: recorded,
-                incomingRef: incoming,
-                reportedByAttempt: cmd.fencingToken,
-              }),
-            },
-          ],
-    );
-  }
-  if (!current) return stale(state, cmd.fencingToken);
-  if (state.status !== 'in_progress') return notInProgress(state);
-  return accept(ok('confirmed', false), [
-    {
-      type: 'OperationConfirmed',
-      data: withBase(eventBaseOf(state, cmd.now), {
-        destinationRef: cmd.destinationRef,
-        outputs: cmd.outputs,
-        source: 'worker',
-        reportedByAttempt: cmd.fencingToken,
-      }),
     },
   ]);
 }

@@ -3,6 +3,7 @@ export * from './commands.js';
 export * from './decide-claim.js';
 export * from './decide-resolve.js';
 export * from './decide-worker.js';
+export type { WorkerResult } from './worker-result.js';
 export * from './decision.js';
 export * from './events.js';
 export * from './evolve.js';

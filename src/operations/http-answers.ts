@@ -76,6 +76,7 @@ export function claimAnswer(outcome: ClaimOutcome): HttpAnswer {
       fingerprint: r.fingerprint,
       reason: r.reason,
       completedSteps: r.completedSteps,
+      ...(r.startedStep ? { startedStep: r.startedStep } : {}),
     });
   }
   return answer(

@@ -30,6 +30,7 @@ export function claimUnderPolicy(
       fingerprint: payloadFingerprint(fingerprintInput(claim.payload, policy.fingerprintExcludedFields)),
       leaseMs: lease.value,
       workerId: claim.workerId,
+      startStep: claim.startStep,
       policy: {
         requireApproval: policy.requireApproval,
         version: policyVersion === 0 ? null : policyVersion,

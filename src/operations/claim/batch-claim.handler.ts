@@ -3,7 +3,7 @@ import { problemForError } from '../../common/error-problem.js';
 import { canonicalKey, type CheckedClaim } from '../../ledger/index.js';
 import type { BatchItemOutcome } from '../command-results.js';
 import { BatchClaimCommand } from './batch-claim.command.js';
-import { claimRequestOf, validateClaimBody } from './claim-input.js';
+import { claimRequestOf, validateClaimBody } from './claim-request.dto.js';
 import { ClaimService } from './claim-service.js';
 
 /** Distinct keys claimed at once within one batch. */

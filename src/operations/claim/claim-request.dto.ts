@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
   Allow,
   IsDefined,
@@ -10,17 +10,27 @@ import {
   Length,
   Max,
   Min,
+  validateSync,
   ValidateNested,
 } from 'class-validator';
+import { unstorableStrings } from '../../common/unstorable-strings.js';
+import { flattenValidationErrors } from '../../common/validation.js';
 import {
   DEFAULT_LEASE_MS,
   MAX_LEASE_MS,
   MAX_SUPERSEDED_REVISIONS,
   MIN_LEASE_MS,
+  invalid,
+  type Checked,
+  type ClaimRequest,
+  type JsonValue,
 } from '../../ledger/index.js';
 import { OperationKeyDto } from './operation-key.dto.js';
 
-/** Body of POST /v1/claims (docs/api.md "Claims"). */
+/**
+ * Body of POST /v1/claims (docs/api.md "Claims"), with the checks a batch item gets
+ * ({@link validateClaimBody}) and its plain-data form for the domain ({@link claimRequestOf}).
+ */
 export class ClaimRequestDto {
   @ApiProperty({ type: OperationKeyDto })
   @IsDefined()
@@ -63,4 +73,51 @@ export class ClaimRequestDto {
   @IsString()
   @Length(1, 256)
   workerId?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Round-trip shortcut: a step (1-128 characters of A-Z a-z 0-9 . _ : -) started in the same append when the claim acquires; the 201 answer then carries startedStep { name, providerIdempotencyKey }. Any other answer starts nothing.',
+    example: 'create-invoice',
+  })
+  @IsOptional()
+  @IsString()
+  startStep?: string;
+}
+
+/**
+ * Validates one batch item (already parsed JSON) with the same DTO and rules as the body of
+ * POST /v1/claims: a JSON object, class-validator, then strings the database can store.
+ * @returns the DTO, or an `invalid` rejection naming the fields (400 `validation` / `invalid-key`).
+ */
+export function validateClaimBody(body: unknown): Checked<ClaimRequestDto> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return invalid({ field: '', message: 'a claim must be a JSON object' });
+  }
+  const dto = plainToInstance(ClaimRequestDto, body);
+  const errors = validateSync(dto, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+  });
+  if (errors.length > 0) return invalid(...flattenValidationErrors(errors));
+  const unstorable = unstorableStrings(body);
+  if (unstorable.length > 0) return invalid(...unstorable);
+  return { ok: true, value: dto };
+}
+
+/**
+ * The claim request of a validated body, as plain data for the domain's checks. The payload's
+ * size is measured here, once: the UTF-8 bytes of its JSON text.
+ */
+export function claimRequestOf(dto: ClaimRequestDto): ClaimRequest {
+  const payload = dto.payload as JsonValue | undefined;
+  return {
+    key: dto.key,
+    payload,
+    payloadBytes: payload === undefined ? 0 : Buffer.byteLength(JSON.stringify(payload), 'utf8'),
+    leaseMs: dto.leaseMs ?? null,
+    workerId: dto.workerId ?? null,
+    supersedes: dto.supersedes ?? null,
+    startStep: dto.startStep ?? null,
+  };
 }

@@ -10,9 +10,8 @@ import { batchSlotAnswer, claimAnswer, sendAnswer } from '../http-answers.js';
 import { Ctx } from '../request-context.decorator.js';
 import { BatchClaimRequestDto } from './batch-claim-request.dto.js';
 import { BatchClaimCommand } from './batch-claim.command.js';
-import { claimRequestOf } from './claim-input.js';
 import { ClaimOperationCommand } from './claim-operation.command.js';
-import { ClaimRequestDto } from './claim-request.dto.js';
+import { claimRequestOf, ClaimRequestDto } from './claim-request.dto.js';
 
 /**
  * POST /v1/claims and /v1/claims/batch (docs/api.md "Claims"); role `worker`. The claim's

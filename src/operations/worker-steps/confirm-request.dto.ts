@@ -1,7 +1,22 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { Allow, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { Allow, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { FencedRequestDto } from './fenced-request.dto.js';
+
+/** The step a confirmation completes in the same append (round-trip shortcut). */
+export class CompleteStepPartDto {
+  @ApiProperty({
+    description: 'A step started by this attempt (1-128 characters of A-Z a-z 0-9 . _ : -)',
+    example: 'create-invoice',
+  })
+  @IsString()
+  name!: string;
+
+  @ApiPropertyOptional({ description: 'What the step produced (any JSON), kept in the stream' })
+  @Allow()
+  @Transform(({ obj }) => (obj as { outputs?: unknown }).outputs)
+  outputs?: unknown;
+}
 
 /** Body of POST …/confirm. */
 export class ConfirmRequestDto extends FencedRequestDto {
@@ -18,4 +33,15 @@ export class ConfirmRequestDto extends FencedRequestDto {
   @Allow()
   @Transform(({ obj }) => (obj as { outputs?: unknown }).outputs)
   outputs?: unknown;
+
+  @ApiPropertyOptional({
+    type: CompleteStepPartDto,
+    description:
+      'Round-trip shortcut: complete this step (started by this attempt) in the same append as the confirmation',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CompleteStepPartDto)
+  completeStep?: CompleteStepPartDto;
 }

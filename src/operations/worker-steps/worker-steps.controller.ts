@@ -18,8 +18,12 @@ import { RunWorkerCommand, type WorkerCommandInput } from './run-worker-command.
 import { CompleteStepRequestDto, StartStepRequestDto } from './step-requests.dto.js';
 import { UnknownRequestDto } from './unknown-request.dto.js';
 
-function stepName(step: string): string {
-  const issue = stepNameIssue(step);
+/**
+ * `step` when it is a valid step name (the domain's rule).
+ * @throws ProblemException 400 `validation` naming `field`.
+ */
+function stepName(step: string, field = 'step'): string {
+  const issue = stepNameIssue(step, field);
   if (issue) throw validationProblem([issue]);
   return step;
 }
@@ -88,8 +92,11 @@ export class WorkerStepsController {
 
   @Post('confirm')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Confirm the effect with its destination reference' })
-  @ApiResponse({ status: 409, description: 'stale-token / duplicate-effect' })
+  @ApiOperation({
+    summary:
+      'Confirm the effect with its destination reference (optionally completing a step in the same append)',
+  })
+  @ApiResponse({ status: 409, description: 'stale-token / duplicate-effect / step-not-started' })
   confirm(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: ConfirmRequestDto,
@@ -102,6 +109,12 @@ export class WorkerStepsController {
       fencingToken: body.fencingToken,
       destinationRef: body.destinationRef ?? null,
       outputs: (body.outputs ?? null) as JsonValue | null,
+      completeStep: body.completeStep
+        ? {
+            step: stepName(body.completeStep.name, 'completeStep.name'),
+            outputs: (body.completeStep.outputs ?? null) as JsonValue | null,
+          }
+        : null,
     } as const;
     return this.run(res, id, input, ctx, caller);
   }
