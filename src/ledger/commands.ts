@@ -87,6 +87,20 @@ export interface ResolveOperation extends At {
   readonly requestedActor?: string;
 }
 
+/**
+ * An operator records the destination reference of an operation confirmed without one (an
+ * operator's `resolve confirmed` with `destinationRef: null`): audited, not a second effect.
+ */
+export interface RecordDestinationReference extends At {
+  readonly type: 'RecordDestinationReference';
+  readonly destinationRef: string;
+  readonly reason: string;
+  /** The API key's holder. */
+  readonly actor: string;
+  /** The body's differing `actor`, kept for the record. */
+  readonly requestedActor?: string;
+}
+
 /** Heartbeat: the holder extends its lease to `now + leaseMs`. */
 export interface RenewLease extends Fenced {
   readonly type: 'RenewLease';
@@ -169,6 +183,7 @@ export type LedgerCommand =
   | ClaimOperation
   | WorkerCommand
   | ResolveOperation
+  | RecordDestinationReference
   | OperatorCommand
   | SubmitEvidence
   | SweepExpiredLease

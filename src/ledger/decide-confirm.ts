@@ -12,10 +12,14 @@ import { notFound, notInProgress, ok, stale, type WorkerResult } from './worker-
  * duplicate effect, recorded. A stale token on an operation that is not Unknown is refused unless
  * it brings a second reference.
  *
- * `completeStep` (round-trip shortcut) records `StepCompleted` and the confirmation in one
- * decision. The step must have been started by the confirming attempt, else `step-not-started`
- * as `CompleteStep` answers; a step already completed adds nothing. A repeat of a recorded
- * confirmation adds nothing either.
+ * Two refinements:
+ * - An operation an operator confirmed with `destinationRef: null` (reference unknown) takes the
+ *   reference from the late confirmation of the attempt the operator confirmed: recorded as
+ *   `DestinationReferenceRecorded` (source `late_confirmation`), not as a duplicate effect.
+ * - `completeStep` (round-trip shortcut) records `StepCompleted` and the confirmation in one
+ *   decision. The step must have been started by the confirming attempt, else `step-not-started`
+ *   as `CompleteStep` answers; a step already completed adds nothing. A repeat of a recorded
+ *   confirmation adds nothing either.
  */
 export function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<WorkerResult> {
   if (state.status === 'none') return refuse(notFound);
@@ -83,7 +87,7 @@ function stepCompletion(
   ];
 }
 
-/** A confirmation of an operation already confirmed: a repeat, or a second effect. */
+/** A confirmation of an operation already confirmed: a repeat, a missing reference, or a second effect. */
 function confirmAgain(
   cmd: ConfirmOperation,
   state: OperationState,
@@ -93,6 +97,20 @@ function confirmAgain(
   const incoming = cmd.destinationRef;
   if (incoming === null || incoming === recorded) {
     return current ? accept(ok('confirmed', true)) : stale(state, cmd.fencingToken);
+  }
+  if (recorded === null && current && state.confirmation?.via === 'operator') {
+    return accept(ok('confirmed', false), [
+      {
+        type: 'DestinationReferenceRecorded',
+        data: withBase(eventBaseOf(state, cmd.now), {
+          destinationRef: incoming,
+          source: 'late_confirmation',
+          actor: null,
+          reason: null,
+          reportedByAttempt: cmd.fencingToken,
+        }),
+      },
+    ]);
   }
   // A second reference already recorded: answered as a duplicate effect again (a retrying
   // worker must not read success), but recorded only once.

@@ -3,7 +3,7 @@ import { decideArchive } from './decide-archive.js';
 import { decideClaim } from './decide-claim.js';
 import { decideOperatorCommand } from './decide-operator.js';
 import { decideEvidence, decideSupersede, decideSweep } from './decide-recovery.js';
-import { decideResolve } from './decide-resolve.js';
+import { decideRecordReference, decideResolve } from './decide-resolve.js';
 import { decideWorkerCommand } from './decide-worker.js';
 import type { Decision } from './decision.js';
 import type { OperationState } from './operation-state.js';
@@ -15,6 +15,8 @@ export function decide(command: LedgerCommand, state: OperationState): Decision<
       return decideClaim(command, state);
     case 'ResolveOperation':
       return decideResolve(command, state);
+    case 'RecordDestinationReference':
+      return decideRecordReference(command, state);
     case 'ApproveOperation':
     case 'RejectOperation':
     case 'ReplayOperation':

@@ -167,6 +167,26 @@ export type OperationResolved = Event<
   }
 >;
 
+/**
+ * The destination reference of an operation that was confirmed without one (an operator's
+ * confirmation with `destinationRef: null`), recorded later: by an operator (`actor`, `reason`)
+ * or by the late confirmation of the attempt the operator confirmed (`reportedByAttempt`). It
+ * fills the reference in; it is not a second effect.
+ */
+export type DestinationReferenceRecorded = Event<
+  'DestinationReferenceRecorded',
+  EventBase & {
+    readonly destinationRef: string;
+    readonly source: 'operator' | 'late_confirmation';
+    /** Operator source: the key's holder and the reason; null for a late confirmation. */
+    readonly actor: string | null;
+    readonly reason: string | null;
+    readonly requestedActor?: string;
+    /** Late confirmation: the attempt whose token came with it; null for an operator. */
+    readonly reportedByAttempt: number | null;
+  }
+>;
+
 /** A second, different destination reference for one operation: a real second effect. Alarmed. */
 export type DuplicateEffectDetected = Event<
   'DuplicateEffectDetected',
@@ -244,6 +264,7 @@ export type DecisionEvent =
   | OutcomeUnknown
   | OperationResolved
   | DuplicateEffectDetected
+  | DestinationReferenceRecorded
   | LeaseRenewed
   | ApprovalRequested
   | OperationApproved
@@ -270,6 +291,7 @@ export const DECISION_EVENT_TYPES: ReadonlySet<string> = new Set<DecisionEvent['
   'OutcomeUnknown',
   'OperationResolved',
   'DuplicateEffectDetected',
+  'DestinationReferenceRecorded',
   'LeaseRenewed',
   'ApprovalRequested',
   'OperationApproved',

@@ -125,6 +125,10 @@ export function evolve(state: OperationState, event: LedgerEvent): OperationStat
           { ref: e.data.incomingRef, at: e.data.at, attempt: e.data.reportedByAttempt, acknowledged: false },
         ],
       };
+    case 'DestinationReferenceRecorded':
+      return state.confirmation
+        ? { ...base, confirmation: { ...state.confirmation, destinationRef: e.data.destinationRef } }
+        : base;
     case 'DuplicateEffectAcknowledged':
       return {
         ...base,

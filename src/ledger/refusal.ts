@@ -20,7 +20,9 @@ export type RefusalCode =
   | 'replay-not-allowed'
   | 'no-duplicate-effect'
   | 'operator-only-recovery'
-  | 'retention-expired';
+  | 'retention-expired'
+  | 'not-confirmed'
+  | 'reference-already-recorded';
 
 /** Why a command was refused, with what the caller needs to act on it. */
 export interface Refusal {

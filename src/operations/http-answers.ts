@@ -6,6 +6,7 @@ import { validationProblem } from '../common/validation.js';
 import { forbiddenTenant } from '../auth/auth-problems.js';
 import type {
   InputRejection,
+  RecordDestinationReference,
   Refusal,
   RefusalCode,
   ResolveOperation,
@@ -49,6 +50,8 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
   'no-duplicate-effect': 409,
   'operator-only-recovery': 409,
   'retention-expired': 410,
+  'not-confirmed': 409,
+  'reference-already-recorded': 409,
 };
 
 /**
@@ -114,6 +117,23 @@ export function resolveAnswer(
     operationId,
     state: executed.result.state,
     resolution: command.resolution,
+    actor: command.actor,
+    ...(command.requestedActor !== undefined ? { requestedActor: command.requestedActor } : {}),
+  });
+}
+
+/** A recorded destination reference: 200 `{ operationId, state, destinationRef, alreadyRecorded, actor, requestedActor? }`. */
+export function referenceAnswer(
+  operationId: string,
+  command: Omit<RecordDestinationReference, 'now'>,
+  executed: Executed<ResolveResult>,
+): HttpAnswer {
+  if (executed.kind === 'refused') return refusalAnswer(executed.refusal, operationId);
+  return answer(200, {
+    operationId,
+    state: executed.result.state,
+    destinationRef: command.destinationRef,
+    alreadyRecorded: executed.result.alreadyRecorded ?? false,
     actor: command.actor,
     ...(command.requestedActor !== undefined ? { requestedActor: command.requestedActor } : {}),
   });

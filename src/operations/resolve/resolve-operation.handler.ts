@@ -1,15 +1,16 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { decideResolve, type ResolveResult } from '../../ledger/index.js';
+import { decideRecordReference, decideResolve, type ResolveResult } from '../../ledger/index.js';
 import { DecideAndAppend, type Executed } from '../decide-and-append.js';
 import { OperationLocator } from '../operation-locator.js';
 import { ResolveOperationCommand } from './resolve-operation.command.js';
 
 /**
- * Locates the operation and runs `decideResolve` in the decide-and-append loop at the server time
- * (read once): `OperationResolved` (actor, reason, evidence, a differing `requestedActor`) when
- * the operation is Unknown, else the refusal.
+ * Locates the operation and runs `decideResolve` (or `decideRecordReference`) in the
+ * decide-and-append loop at the server time (read once): `OperationResolved` (actor, reason,
+ * evidence, a differing `requestedActor`) when the operation is Unknown — or
+ * `DestinationReferenceRecorded` on a confirmed one without a reference — else the refusal.
  * @throws ProblemException 404 `not-found`; EventStoreUnavailableError; ContentionError.
  */
 @CommandHandler(ResolveOperationCommand)
@@ -30,7 +31,12 @@ export class ResolveOperationHandler implements ICommandHandler<
     caller,
   }: ResolveOperationCommand): Promise<Executed<ResolveResult>> {
     const key = await this.locator.keyOf(operationId, caller);
-    const command = { ...input, now: this.clock.now() };
+    const now = this.clock.now();
+    if (input.type === 'RecordDestinationReference') {
+      const command = { ...input, now };
+      return this.loop.run(key, (state) => decideRecordReference(command, state), ctx);
+    }
+    const command = { ...input, now };
     return this.loop.run(key, (state) => decideResolve(command, state), ctx);
   }
 }

@@ -6,12 +6,14 @@ import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
 import type { RequestContext } from '../event-metadata.js';
-import { resolveAnswer, sendAnswer } from '../http-answers.js';
+import { referenceAnswer, resolveAnswer, sendAnswer } from '../http-answers.js';
 import { operationIdPipe } from '../operation-id.pipe.js';
 import { Ctx } from '../request-context.decorator.js';
 import { resolveActor } from './resolve-actor.js';
 import { ResolveOperationCommand } from './resolve-operation.command.js';
-import { ResolveRequestDto } from './resolve-request.dto.js';
+import { ReferenceRequestDto, ResolveRequestDto } from './resolve-request.dto.js';
+import { validationProblem } from '../../common/validation.js';
+import { resolveRequestIssue } from '../../ledger/index.js';
 
 /**
  * POST /v1/operations/{id}/resolve (docs/api.md "Recovery and operator workflows"): role `operator`; the actor
@@ -27,6 +29,10 @@ export class ResolveController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Resolve an operation whose outcome is unknown' })
   @ApiResponse({ status: 409, description: 'not-unknown' })
+  @ApiResponse({
+    status: 400,
+    description: 'validation: confirmed without destinationRef (send null if unknown)',
+  })
   @RequireRole('operator')
   async resolve(
     @Param('operationId', operationIdPipe) id: string,
@@ -35,6 +41,8 @@ export class ResolveController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) res: Response,
   ) {
+    const issue = resolveRequestIssue(body.resolution, body.destinationRef);
+    if (issue) throw validationProblem([issue]);
     const input = {
       type: 'ResolveOperation',
       resolution: body.resolution,
@@ -44,5 +52,30 @@ export class ResolveController {
     } as const;
     const executed = await this.commandBus.execute(new ResolveOperationCommand(id, input, ctx, caller));
     return sendAnswer(res, resolveAnswer(id, input, executed));
+  }
+
+  @Post('reference')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Record the destination reference of an operation confirmed without one (audited; not a second effect)',
+  })
+  @ApiResponse({ status: 409, description: 'not-confirmed / reference-already-recorded' })
+  @RequireRole('operator')
+  async reference(
+    @Param('operationId', operationIdPipe) id: string,
+    @Body() body: ReferenceRequestDto,
+    @Ctx() ctx: RequestContext,
+    @CurrentCaller() caller: Caller,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const input = {
+      type: 'RecordDestinationReference',
+      destinationRef: body.destinationRef,
+      reason: body.reason,
+      ...resolveActor(caller, body.actor),
+    } as const;
+    const executed = await this.commandBus.execute(new ResolveOperationCommand(id, input, ctx, caller));
+    return sendAnswer(res, referenceAnswer(id, input, executed));
   }
 }

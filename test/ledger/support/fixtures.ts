@@ -284,7 +284,7 @@ export const history = {
   ],
   abandoned: () => [...history.unknown(), resolved(1, at(60), 'abandoned', { reason: 'customer cancelled' })],
   resolvedNotFound: () => [...history.unknown(), resolved(1, at(60), 'not_found')],
-  resolvedConfirmed: (ref = 'INV-OP') => [
+  resolvedConfirmed: (ref: string | null = 'INV-OP') => [
     ...history.unknown(),
     resolved(1, at(60), 'confirmed', { destinationRef: ref }),
   ],

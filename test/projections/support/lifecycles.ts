@@ -24,6 +24,7 @@ export const LIFECYCLES = [
   'late-confirmation',
   'reported-timeout',
   'confirmed-no-ref',
+  'reference-recorded',
   'approved',
   'rejected',
   'awaiting-approval',
@@ -267,6 +268,26 @@ export function lifecycleAppends(tag: string, index: number, lifecycle: Lifecycl
       break;
     case 'confirmed-no-ref':
       confirm(1, null);
+      break;
+    case 'reference-recorded':
+      // an operator confirmed without a reference, and recorded it later
+      start(1, 'dispatch');
+      unknown(1, 'reported_timeout', ['dispatch']);
+      decide('OperationResolved', {
+        ...base(1),
+        resolution: 'confirmed',
+        destinationRef: null,
+        reason: 'seen at the destination, number unknown',
+        actor: 'ops:eva',
+      });
+      decide('DestinationReferenceRecorded', {
+        ...base(1),
+        destinationRef: `REC-${index}`,
+        source: 'operator',
+        actor: 'ops:eva',
+        reason: 'looked it up',
+        reportedByAttempt: null,
+      });
       break;
   }
   return out;
