@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ProblemException } from '../src/common/problem.exception.js';
 import type { LedgerConfig } from '../src/config/ledger-config.js';
 import { claimRequestOf } from '../src/operations/claim/claim-request.dto.js';
-import { ClaimOperationCommand } from '../src/operations/claim/claim-operation.command.js';
+import { ClaimOperationCommand } from '../src/operations/claim/claim-operation.js';
 import type { ClaimRequestDto } from '../src/operations/claim/claim-request.dto.js';
 import { newRequestContext } from '../src/operations/event-metadata.js';
 import { claimAnswer, errorAnswer, workerAnswer, type HttpAnswer } from '../src/operations/http-answers.js';

@@ -9,8 +9,8 @@ import type { RequestContext } from '../event-metadata.js';
 import { batchSlotAnswer, claimAnswer, sendAnswer } from '../http-answers.js';
 import { Ctx } from '../request-context.decorator.js';
 import { BatchClaimRequestDto } from './batch-claim-request.dto.js';
-import { BatchClaimCommand } from './batch-claim.command.js';
-import { ClaimOperationCommand } from './claim-operation.command.js';
+import { BatchClaimCommand } from './batch-claim.js';
+import { ClaimOperationCommand } from './claim-operation.js';
 import { claimRequestOf, ClaimRequestDto } from './claim-request.dto.js';
 
 /**

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { canAccessTenant, type Caller } from '../../auth/caller.js';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { ANONYMOUS_CALLER, canAccessTenant, type Caller } from '../../auth/caller.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { LEDGER_CONFIG } from '../../config/config.token.js';
 import type { LedgerConfig } from '../../config/ledger-config.js';
@@ -18,11 +19,27 @@ import type { RequestContext } from '../event-metadata.js';
 import { supersedeOlderRevisions } from './supersede-older-revisions.js';
 
 /**
+ * Claim one operation (plain data). `caller` is the API key's holder; a key of another tenant
+ * than the claim's comes back `forbidden-tenant`. The default (every tenant) is for in-process
+ * callers that did not come through HTTP.
+ */
+export class ClaimOperationCommand extends Command<ClaimOutcome> {
+  constructor(
+    readonly request: ClaimRequest,
+    readonly ctx: RequestContext,
+    readonly caller: Caller = ANONYMOUS_CALLER,
+  ) {
+    super();
+  }
+}
+
+/**
  * Claims an operation: load the action's policy, decide, append. The decision is the domain's
  * ({@link checkClaimRequest}, {@link claimUnderPolicy}, `decideClaim`); this class only loads
  * and appends. Decided against the empty stream (or the held copy) and appended with `no_stream`,
  * so a new key costs one round trip; on WrongExpectedVersion it is re-decided on the stream the
  * store returned (duplicate, conflict, in progress, reclaim) — see {@link DecideAndAppend}.
+ * Shared by the single claim ({@link ClaimOperationHandler}) and the batch.
  */
 @Injectable()
 export class ClaimService {
@@ -33,7 +50,7 @@ export class ClaimService {
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
   ) {}
 
-  /** The domain's checks of a claim before its policy is known (key, payload size, supersedes). */
+  /** The domain's checks of a claim before its policy is known (key, payload size, supersedes, startStep). */
   check(request: ClaimRequest): Checked<CheckedClaim> {
     return checkClaimRequest(request, { maxPayloadBytes: this.config.maxPayloadBytes });
   }
@@ -56,5 +73,17 @@ export class ClaimService {
       assumeNew: true,
     });
     return { ...executed, operationId: claim.operationId };
+  }
+}
+
+/** Checks the claim (the domain's rules), then claims it: see {@link ClaimService}. */
+@CommandHandler(ClaimOperationCommand)
+export class ClaimOperationHandler implements ICommandHandler<ClaimOperationCommand, ClaimOutcome> {
+  constructor(private readonly claims: ClaimService) {}
+
+  async execute({ request, ctx, caller }: ClaimOperationCommand): Promise<ClaimOutcome> {
+    const checked = this.claims.check(request);
+    if (!checked.ok) return checked.rejection;
+    return this.claims.claim(checked.value, ctx, caller);
   }
 }
