@@ -16,10 +16,13 @@ import { notFound, notInProgress, ok, stale, type WorkerResult } from './worker-
  * - An operation an operator confirmed with `destinationRef: null` (reference unknown) takes the
  *   reference from the late confirmation of the attempt the operator confirmed: recorded as
  *   `DestinationReferenceRecorded` (source `late_confirmation`), not as a duplicate effect.
- * - `completeStep` (round-trip shortcut) records `StepCompleted` and the confirmation in one
+ * - `completeStep` (round-trip shortcut): a confirmation that records something (the holder's,
+ *   late evidence, a missing reference filled in) records `StepCompleted` with it, in one
  *   decision. The step must have been started by the confirming attempt, else `step-not-started`
- *   as `CompleteStep` answers; a step already completed adds nothing. A repeat of a recorded
- *   confirmation adds nothing either.
+ *   as `CompleteStep` answers; a step already completed adds nothing. A repeat of the recorded
+ *   confirmation records nothing: it is answered `alreadyRecorded` when the named step is
+ *   completed (a lost answer to a shortcut confirm), else `not-in-progress`, as `CompleteStep`
+ *   answers once the operation is no longer in progress.
  */
 export function decideConfirm(cmd: ConfirmOperation, state: OperationState): Decision<WorkerResult> {
   if (state.status === 'none') return refuse(notFound);
@@ -96,10 +99,18 @@ function confirmAgain(
   const recorded = state.confirmation?.destinationRef ?? null;
   const incoming = cmd.destinationRef;
   if (incoming === null || incoming === recorded) {
-    return current ? accept(ok('confirmed', true)) : stale(state, cmd.fencingToken);
+    if (!current) return stale(state, cmd.fencingToken);
+    // Nothing to record: a step still open here can no longer be completed (the complete
+    // route's answer); after a lost answer to a shortcut confirm the step is completed.
+    const named = cmd.completeStep ? state.steps[cmd.completeStep.step] : undefined;
+    if (cmd.completeStep && named?.status !== 'completed') return notInProgress(state);
+    return accept(ok('confirmed', true));
   }
   if (recorded === null && current && state.confirmation?.via === 'operator') {
+    const completed = stepCompletion(cmd, state);
+    if (!Array.isArray(completed)) return completed;
     return accept(ok('confirmed', false), [
+      ...completed,
       {
         type: 'DestinationReferenceRecorded',
         data: withBase(eventBaseOf(state, cmd.now), {

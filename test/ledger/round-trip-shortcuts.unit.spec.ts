@@ -16,6 +16,7 @@ import {
   outcomeUnknown,
   pik,
   released,
+  resolved,
   stepCompleted,
   stepStarted,
 } from './support/fixtures.js';
@@ -187,6 +188,34 @@ describe('confirm with completeStep', () => {
       .then([
         { type: 'StepCompleted', data: { step: EFFECT_STEP, outputs: { late: true } } },
         { type: 'OperationConfirmed', data: { source: 'late_confirmation', reportedByAttempt: 1 } },
+      ]);
+  });
+});
+
+describe('confirm with completeStep after someone else confirmed', () => {
+  it('a worker woken after an operator confirmed its reference: the open step is refused not-in-progress', () => {
+    given([...history.unknown(), resolved(1, at(60), 'confirmed', { destinationRef: 'INV-1' })])
+      .when(confirmCompleting(1, at(70), 'INV-1', EFFECT_STEP))
+      .thenRefused('not-in-progress', { state: 'confirmed' })
+      .thenEvents([]);
+  });
+
+  it('the same confirm without completeStep is the plain repeat (200, nothing new)', () => {
+    given([...history.unknown(), resolved(1, at(60), 'confirmed', { destinationRef: 'INV-1' })])
+      .when(confirm(1, at(70), 'INV-1'))
+      .thenEvents([])
+      .thenResult({ state: 'confirmed', alreadyRecorded: true });
+  });
+
+  it('filling a missing reference also completes the step the attempt started', () => {
+    given(history.resolvedConfirmed(null))
+      .when(confirmCompleting(1, at(70), 'INV-45', EFFECT_STEP, { id: 'INV-45' }))
+      .then([
+        { type: 'StepCompleted', data: { step: EFFECT_STEP, outputs: { id: 'INV-45' } } },
+        {
+          type: 'DestinationReferenceRecorded',
+          data: { destinationRef: 'INV-45', source: 'late_confirmation' },
+        },
       ]);
   });
 });
