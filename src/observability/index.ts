@@ -22,6 +22,7 @@ export {
   type EventLogContext,
   type EventLogger,
 } from './events/domain-event-log.js';
+export { nestEventLogger } from './events/nest-event-logger.js';
 export {
   LEDGER_ATTRIBUTES,
   LEDGER_SPANS,

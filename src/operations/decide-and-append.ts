@@ -19,6 +19,14 @@ import {
   type OperationKey,
   type OperationState,
 } from '../ledger/index.js';
+import {
+  LEDGER_SPANS,
+  logDomainEvent,
+  nestEventLogger,
+  withLedgerSpan,
+  withLedgerSpanSync,
+  type LedgerSpanFields,
+} from '../observability/index.js';
 import { AuditWriter } from './core/audit-writer.js';
 import { toLedgerEvent, toStoreEvents, type RequestContext } from './event-metadata.js';
 
@@ -69,6 +77,9 @@ type Round<R> =
  */
 @Injectable()
 export class DecideAndAppend {
+  /** One line per notable event appended (docs/observability.md "Logs"). */
+  private readonly eventLog = nestEventLogger('Ledger');
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
@@ -77,7 +88,9 @@ export class DecideAndAppend {
 
   /**
    * Runs `decide` on the operation named by `key`: decision events appended to
-   * `operation-<key>`, audit events to `audit-operation-<key>`.
+   * `operation-<key>`, audit events to `audit-operation-<key>`. Traced as a `ledger.command` span
+   * (operation id, tenant, action, outcome, WrongExpectedVersion retries) around `ledger.decide`
+   * and `ledger.append` spans; each notable event appended gets a log line.
    * @throws ContentionError after too many concurrent writers; EventStoreUnavailableError.
    */
   async run<R>(
@@ -87,15 +100,36 @@ export class DecideAndAppend {
     options: RunOptions = {},
   ): Promise<Executed<R>> {
     const target: Target = { key, streamName: operationStreamName(key), ctx };
-    const { streamName } = target;
-    let basis = options.assumeNew ? this.guess(streamName) : undefined;
-    for (let round = 0; round <= this.config.maxConcurrencyRetries; round++) {
-      basis ??= { events: await this.store.read(streamName), held: false };
-      const outcome = await this.decideOn(target, basis, decide);
-      if (outcome.stood) return outcome.executed;
-      basis = outcome.next;
+    const fields: LedgerSpanFields = {
+      operationId: operationIdFor(key),
+      tenant: key.tenant,
+      action: key.action,
+    };
+    return withLedgerSpan(LEDGER_SPANS.command, fields, async (span) => {
+      let basis = options.assumeNew ? this.guess(target.streamName) : undefined;
+      for (let round = 0; round <= this.config.maxConcurrencyRetries; round++) {
+        basis ??= { events: await this.store.read(target.streamName), held: false };
+        const outcome = await this.decideOn(target, basis, decide);
+        if (outcome.stood) {
+          const { executed } = outcome;
+          span.set({
+            outcome: executed.kind === 'accepted' ? 'accepted' : executed.refusal.code,
+            wrongExpectedVersionRetries: round,
+          });
+          this.logEvents(target.ctx, executed);
+          return executed;
+        }
+        basis = outcome.next;
+      }
+      throw new ContentionError(target.streamName);
+    });
+  }
+
+  /** A log line for each notable decision and audit event of a decision that stood. */
+  private logEvents({ correlationId, traceId, keyId, job }: RequestContext, d: Decision<unknown>): void {
+    for (const event of [...d.events, ...d.audit]) {
+      logDomainEvent(this.eventLog, event, { correlationId, traceId, keyId, job });
     }
-    throw new ContentionError(streamName);
   }
 
   /** The stream as this process holds it (a repeat of a recent claim), else the empty stream. */
@@ -111,8 +145,12 @@ export class DecideAndAppend {
     decide: (state: OperationState) => Decision<R>,
   ): Promise<Round<R>> {
     const state = fold(basis.events.map(toLedgerEvent));
-    const decision = decide(state);
     let revision = lastRevision(basis.events);
+    const decision = withLedgerSpanSync(
+      LEDGER_SPANS.decide,
+      { expectedRevision: revision ?? 'no_stream' },
+      () => decide(state),
+    );
     if (decision.events.length > 0) {
       try {
         revision = await this.append(target, decision, revision);
@@ -140,12 +178,15 @@ export class DecideAndAppend {
     decision: Decision<unknown>,
     revision: bigint | null,
   ): Promise<bigint> {
-    const appended = await this.store.append(
-      streamName,
-      toStoreEvents(decision.events, ctx),
-      revision ?? NO_STREAM,
-      // the alias is recorded only when the append creates the stream
-      revision === null ? { streamId: operationIdFor(key) } : {},
+    const fields = { expectedRevision: revision ?? NO_STREAM, eventCount: decision.events.length };
+    const appended = await withLedgerSpan(LEDGER_SPANS.append, fields, () =>
+      this.store.append(
+        streamName,
+        toStoreEvents(decision.events, ctx),
+        revision ?? NO_STREAM,
+        // the alias is recorded only when the append creates the stream
+        revision === null ? { streamId: operationIdFor(key) } : {},
+      ),
     );
     return appended.nextExpectedRevision;
   }

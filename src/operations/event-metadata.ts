@@ -10,17 +10,29 @@ export interface RequestContext {
   readonly causationId: string;
   /** Id of the API key that made the request (recorded as `keyId` in event metadata), if any. */
   readonly keyId?: string;
+  /** The request's W3C `traceparent` / `tracestate` (recorded in event metadata), if it had them. */
+  readonly traceparent?: string;
+  readonly tracestate?: string;
+  /** Trace id of `traceparent`, for log lines. */
+  readonly traceId?: string;
+  /** The background job that acts, instead of a request: `sweeper`, `retention`, … (log lines). */
+  readonly job?: string;
 }
 
-/** A fresh context for work that did not come from a request. */
-export function newRequestContext(correlationId: string = randomUUID()): RequestContext {
-  return { correlationId, causationId: randomUUID() };
+/** A fresh context for work that did not come from a request (`job` names it in log lines). */
+export function newRequestContext(correlationId: string = randomUUID(), job?: string): RequestContext {
+  return job
+    ? { correlationId, causationId: randomUUID(), job }
+    : { correlationId, causationId: randomUUID() };
 }
 
 /** Version of the event data shapes written by this code. */
 export const EVENT_SCHEMA_VERSION = 1;
 
-/** Domain events → store events with fresh ids and correlation metadata. */
+/**
+ * Domain events → store events with fresh ids and correlation metadata: `correlationId`,
+ * `causationId`, `schemaVersion`, the API key's `keyId` and the request's W3C trace context.
+ */
 export function toStoreEvents(events: readonly LedgerEvent[], ctx: RequestContext): EventToAppend[] {
   return events.map((e) => ({
     id: randomUUID(),
@@ -31,6 +43,8 @@ export function toStoreEvents(events: readonly LedgerEvent[], ctx: RequestContex
       causationId: ctx.causationId,
       schemaVersion: EVENT_SCHEMA_VERSION,
       ...(ctx.keyId ? { keyId: ctx.keyId } : {}),
+      ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
+      ...(ctx.tracestate ? { tracestate: ctx.tracestate } : {}),
     },
   }));
 }

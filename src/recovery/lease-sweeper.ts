@@ -55,7 +55,7 @@ export class LeaseSweeper {
         order by lease_expires_at limit ${SWEEP_BATCH}`,
       [new Date(now).toISOString()],
     );
-    const ctx = newRequestContext(`lease-sweeper-${now}`);
+    const ctx = newRequestContext(`lease-sweeper-${now}`, 'sweeper');
     let unknown = 0;
     let released = 0;
     for (const row of rows) {

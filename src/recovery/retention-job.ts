@@ -58,7 +58,7 @@ export class RetentionJob {
     let examined = 0;
     let archived = 0;
     let eventsRemoved = 0n;
-    const ctx = newRequestContext(`retention-${now}`);
+    const ctx = newRequestContext(`retention-${now}`, 'retention');
     for (const { tenant, action } of pairs) {
       const { policy } = await this.policies.policyFor(tenant, action);
       if (policy.retentionMs === null) continue;

@@ -1,8 +1,7 @@
 // The span tree of one claim, from an in-memory span exporter in a child process that loads the
 // SDK before the ledger (as the --import preload does): the HTTP server span continues the worker's
 // traceparent, Express names the route, and the claim's PostgreSQL queries are spans of that trace.
-// (The ledger.command / ledger.decide / ledger.append spans appear once the command path calls
-// withLedgerSpan — see docs/observability.md.)
+// Our own spans nest under the handler: ledger.command → ledger.decide and ledger.append.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../support/postgres-test-db.js';
@@ -81,5 +80,29 @@ describe('spans of one claim', () => {
     }
     const ids = new Set(result.spans.map((s) => s.spanId));
     for (const q of queries) expect(ids.has(q.parentSpanId!)).toBe(true); // inside the request's tree
+  });
+
+  it("has ledger.command with ledger.decide and ledger.append under it, with the claim's attributes", () => {
+    const named = (name: string) => result.spans.filter((s) => s.name === name);
+    const [command] = named('ledger.command');
+    expect(named('ledger.command')).toHaveLength(1);
+    expect(command).toMatchObject({ traceId: TRACE_ID });
+    expect(command!.attributes).toMatchObject({
+      'ledger.tenant': 'acme',
+      'ledger.outcome': 'accepted',
+      'ledger.wrong_expected_version_retries': 0,
+    });
+    expect(command!.attributes['ledger.operation_id']).toMatch(/^[0-9a-f-]{36}$/);
+    const [decide] = named('ledger.decide');
+    const [append] = named('ledger.append');
+    expect(decide).toMatchObject({ parentSpanId: command!.spanId });
+    expect(append).toMatchObject({ parentSpanId: command!.spanId });
+    expect(append!.attributes).toMatchObject({
+      'ledger.expected_revision': 'no_stream',
+      'ledger.event_count': 1,
+    });
+    // the store's queries of the append are children of the append span
+    const appendQueries = result.spans.filter((s) => s.parentSpanId === append!.spanId);
+    expect(appendQueries.length).toBeGreaterThan(0);
   });
 });

@@ -1,8 +1,10 @@
 // A spawned server (stdout not a terminal, tracing preload on, PostgreSQL store): every line it
 // writes is JSON, no token ever appears in its output, each request has one line with its route
 // template, status, duration, key id and trace id, X-Request-Id is echoed, and the OTLP exporter
-// ships the request's trace (continuing the worker's traceparent) to the collector.
+// ships the request's trace (continuing the worker's traceparent) to the collector. The claim's
+// domain event has its own line, and its stored metadata carries the worker's trace context.
 import { createServer, type Server } from 'node:http';
+import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { generateToken } from '../../src/auth/api-key-token.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres-test-db.js';
@@ -18,6 +20,7 @@ const exported: Buffer[] = [];
 const admin = generateToken();
 let worker: { id: string; token: string };
 let claim: Response;
+let claimed: { operationId: string };
 let lines: Record<string, unknown>[];
 
 beforeAll(async () => {
@@ -59,6 +62,7 @@ beforeAll(async () => {
       payload: { secretish: 'payload-marker-7f3a' },
     }),
   });
+  claimed = (await claim.json()) as { operationId: string };
   // A wrong secret for a real key id, and the worker token in a query string.
   const wrong = `olk_${worker.id}_${'x'.repeat(43)}`;
   await fetch(`${ledger.url}/v1/operations`, {
@@ -124,8 +128,45 @@ describe('logs of a run on a non-terminal stdout', () => {
     expect(requestLine('/v1/admin/keys', 201)).toMatchObject({ keyId: admin.id });
   });
 
+  it("have one line per notable domain event, with the request's trace id and correlation", () => {
+    const acquired = lines.filter((l) => l.event === 'OperationClaimed');
+    expect(acquired).toHaveLength(1);
+    expect(acquired[0]).toMatchObject({
+      level: 'info',
+      msg: 'claim acquired',
+      tenant: 'acme',
+      action: 'invoice.create',
+      operationId: claimed.operationId,
+      attempt: 1,
+      correlationId: TRACE_ID,
+      traceId: TRACE_ID,
+      keyId: worker.id,
+    });
+  });
+
   it('echo the request id in X-Request-Id', () => {
     expect(claim.headers.get('x-request-id')).toBe(TRACE_ID);
+  });
+});
+
+describe('event metadata', () => {
+  it("carries the worker's trace context: correlation id = trace id, traceparent and tracestate", async () => {
+    const client = new pg.Client({ connectionString: db.connectionString });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ type: string; metadata: Record<string, unknown> }>(
+        `select type, metadata from ledger_events where stream_name like 'operation-acme/%'`,
+      );
+      expect(rows.map((r) => r.type)).toEqual(['OperationClaimed']);
+      expect(rows[0]!.metadata).toMatchObject({
+        correlationId: TRACE_ID,
+        traceparent: TRACEPARENT,
+        tracestate: 'vendor=abc',
+        keyId: worker.id,
+      });
+    } finally {
+      await client.end();
+    }
   });
 });
 

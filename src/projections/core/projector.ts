@@ -8,6 +8,10 @@ import { installReadModel } from './generation-tables.js';
 import type { ProjectionDatabase, ProjectionLock } from './projection-database.js';
 import type { ReadModel } from './read-model.js';
 import { sleep, Wakeup } from './wakeup.js';
+import { logProjectorTakeover, nestEventLogger } from '../../observability/index.js';
+
+/** The line an instance writes when it takes a read model's lock (docs/observability.md). */
+const takeoverLog = nestEventLogger('Projector');
 
 /** What a projector is doing. `standby`: another instance holds the read model. */
 export type ProjectorState =
@@ -177,7 +181,15 @@ export class Projector {
     if (this.lock?.lost) this.lock = null;
     if (this.lock) return true;
     this.lock = await this.db.tryLock(this.model.name);
-    if (this.lock) await this.setState('catching-up', true);
+    if (this.lock) {
+      await this.setState('catching-up', true);
+      const record = await checkpointStore.load(this.db.executor, this.model.name);
+      logProjectorTakeover(takeoverLog, {
+        readModel: this.model.name,
+        instanceId: this.o.instanceId,
+        checkpoint: record?.position ?? 0n,
+      });
+    }
     return this.lock !== null;
   }
 
