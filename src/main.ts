@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const socket = await reservePort(config.host, config.port);
+  const reserved = await reservePort(config.host, config.port);
   const app = await createLedgerApp(config);
   stopOnSignals(app, logger, config.shutdownGraceMs);
   if (config.auth === 'enabled') {
@@ -45,8 +45,10 @@ async function main(): Promise<void> {
       },
     );
   }
-  // Node's server.listen(handle): the HTTP server takes over the socket bound above.
-  await app.listen(socket as never);
+  // Node's server.listen(handle): the HTTP server takes over the socket bound above, then serves
+  // the connections that arrived while the application was being built.
+  await app.listen(reserved.server as never);
+  reserved.handOver(app.getHttpServer());
   const { port } = app.getHttpServer().address() as AddressInfo;
   const where =
     config.store === 'pglite'

@@ -1,4 +1,5 @@
 import { Logger, type INestApplication } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
 import { isLoopbackHost } from './loopback.js';
 
 /**
@@ -20,8 +21,11 @@ export function restrictToLoopback(app: INestApplication): void {
   Object.defineProperty(app, 'listen', {
     configurable: true,
     writable: true,
-    value: function listenOnLoopback(this: unknown, port: number | string, ...rest: unknown[]) {
-      const host = typeof rest[0] === 'string' ? rest[0] : undefined;
+    value: function listenOnLoopback(this: unknown, port: unknown, ...rest: unknown[]) {
+      // listen(server) hands over a socket bound already (src/process/reserve-port.ts): its address
+      // is what counts; otherwise the host argument (an omitted one binds every interface).
+      const bound = boundAddress(port);
+      const host = bound ?? (typeof rest[0] === 'string' ? rest[0] : undefined);
       if (!isLoopbackHost(host)) {
         return Promise.reject(
           new Error(
@@ -32,4 +36,10 @@ export function restrictToLoopback(app: INestApplication): void {
       return original.call(this, port, ...rest);
     },
   });
+}
+
+/** The address a server-like listen target is bound to, if it is one (Node `server.listen(handle)`). */
+function boundAddress(target: unknown): string | undefined {
+  const address = (target as { address?: () => unknown } | null)?.address?.();
+  return address && typeof address === 'object' ? (address as AddressInfo).address : undefined;
 }

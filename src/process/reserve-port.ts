@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 
 /**
  * The listening socket was not obtained: the port is taken, or the address cannot be bound.
@@ -15,18 +15,38 @@ export class PortUnavailableError extends Error {
   }
 }
 
+/** A port bound before the application exists; {@link ReservedPort.handOver} gives it to the HTTP server. */
+export interface ReservedPort {
+  /** The server holding the bound socket (`address()` tells the port when 0 was asked). */
+  readonly server: Server;
+  /**
+   * Makes `http` (already listening on {@link server}'s handle, see `app.listen(server)`) serve
+   * the connections that arrived while the application booted: they were accepted paused and
+   * kept, and are now handed to it (Node's `server.emit('connection', socket)`).
+   */
+  handOver(http: Server): void;
+}
+
 /**
  * Binds `host:port` before anything else starts, so a ledger whose port is taken fails at once
- * and creates nothing (no database, no admin key). The returned server holds the bound socket;
- * pass it to `app.listen(server)` (Node's `server.listen(handle)`, which takes over the same
- * socket, so no other process can take the port in between). Connections that arrive while the
- * application boots wait in the socket's backlog.
+ * and creates nothing (no database, no admin key). Pass `reserved.server` to `app.listen(…)`
+ * (Node's `server.listen(handle)`, which takes over the same socket, so no other process can take
+ * the port in between), then call `reserved.handOver(httpServer)`. Connections that arrive while
+ * the application boots are accepted paused and held until then — never left unanswered.
  * `port` 0 binds a free port; `server.address()` tells which.
  * @throws PortUnavailableError with a one-line message naming the address and what to do.
  */
-export function reservePort(host: string, port: number): Promise<Server> {
+export function reservePort(host: string, port: number): Promise<ReservedPort> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
+    let held: Socket[] | null = [];
+    const server = createServer({ pauseOnConnect: true }, (socket) => {
+      if (held) {
+        held.push(socket);
+        socket.once('close', () => held?.splice(held.indexOf(socket), 1));
+      } else {
+        socket.destroy(); // cannot happen once handed over: the handle then feeds the HTTP server
+      }
+    });
     server.once('error', (err: NodeJS.ErrnoException) => {
       const code = err.code ?? 'UNKNOWN';
       const where = `${host}:${port}`;
@@ -40,7 +60,15 @@ export function reservePort(host: string, port: number): Promise<Server> {
               : `cannot listen on ${where}: ${err.message}`;
       reject(new PortUnavailableError(hint, code));
     });
+    const handOver = (http: Server) => {
+      const waiting = held ?? [];
+      held = null;
+      for (const socket of waiting) {
+        http.emit('connection', socket);
+        socket.resume();
+      }
+    };
     // exclusive: a cluster worker must not share a port it believes is its own.
-    server.listen({ host, port, exclusive: true }, () => resolve(server));
+    server.listen({ host, port, exclusive: true }, () => resolve({ server, handOver }));
   });
 }

@@ -116,3 +116,36 @@ it('a port in use: one clear line, exit code 1, no database and no admin key cre
     await new Promise((resolve) => squatter.close(resolve));
   }
 }, 60_000);
+
+it('a request that connects while the ledger boots is answered once it listens (not left hanging)', async () => {
+  const port = await freePort();
+  const ledger = start({ PORT: String(port), LEDGER_DATA_DIR: join(temp, 'early') });
+  // connect as soon as the port is bound: the application is still being built then
+  let early: Promise<Response> | undefined;
+  for (let i = 0; i < 2_000 && !early && ledger.child.exitCode === null; i++) {
+    if (!(await canBind(port))) {
+      early = fetch(`http://127.0.0.1:${port}/health/live`, { signal: AbortSignal.timeout(45_000) });
+    } else {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  expect(early).toBeDefined();
+  const res = await early!;
+  expect(res.status).toBe(200);
+  ledger.child.kill('SIGTERM');
+  expect((await ledger.exited).code).toBe(0);
+}, 90_000);
+
+it('LEDGER_AUTH=disabled starts on loopback (the bound socket is checked, not the listen arguments)', async () => {
+  const port = await freePort();
+  const ledger = start({
+    PORT: String(port),
+    LEDGER_DATA_DIR: join(temp, 'noauth'),
+    LEDGER_AUTH: 'disabled',
+  });
+  await ledger.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+/);
+  const res = await fetch(`http://127.0.0.1:${port}/v1/tenants/acme/operations`);
+  expect(res.status).toBe(200);
+  ledger.child.kill('SIGTERM');
+  expect((await ledger.exited).code).toBe(0);
+}, 90_000);
