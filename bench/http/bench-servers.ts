@@ -10,7 +10,7 @@ import { startLedgerServer } from './ledger-server.js';
 import { processCpuMeter, redisCpuMeter } from './process-cpu.js';
 import { startServer, type ServerProcess } from './server-process.js';
 import type { TargetOutcome } from './http-report.js';
-import type { ServerId } from './targets.js';
+import { BUILD_A_SUFFIX, type ServerId } from './targets.js';
 
 /** One running server of the benchmark and its CPU meters. */
 export interface BenchServer {
@@ -64,6 +64,8 @@ export interface ServerSettings {
   readonly workDir: string;
   /** Ledger worker keys (one per load-generator connection). */
   readonly workerKeys: number;
+  /** Entry point of the `--ledger-a` build (servers `<ledger>.a`), or null. */
+  readonly ledgerA: string | null;
 }
 
 /**
@@ -72,11 +74,15 @@ export interface ServerSettings {
  * @throws Error when it does not start (the message says why).
  */
 export async function startBenchServer(id: ServerId, s: ServerSettings): Promise<BenchServer> {
-  if (id === 'ledger-pg' || id === 'ledger-pg-projector-off' || id === 'ledger-pglite') {
+  if (id.startsWith('ledger')) {
+    const buildA = id.endsWith(BUILD_A_SUFFIX);
+    if (buildA && !s.ledgerA) throw new Error(`server ${id} needs --ledger-a`);
+    const base = buildA ? id.slice(0, -BUILD_A_SUFFIX.length) : id;
     const ledger = await startLedgerServer({
       name: id,
-      store: id === 'ledger-pglite' ? 'pglite' : 'postgres',
-      projector: id !== 'ledger-pg-projector-off',
+      store: base === 'ledger-pglite' ? 'pglite' : 'postgres',
+      projector: base !== 'ledger-pg-projector-off',
+      ...(buildA ? { main: s.ledgerA! } : {}),
       pgAdminUrl: s.pgAdminUrl,
       workDir: s.workDir,
       workerKeys: s.workerKeys,
@@ -106,7 +112,7 @@ export async function startBenchServer(id: ServerId, s: ServerSettings): Promise
       bare: 'bare-nest.js',
       'hand-rolled': 'hand-rolled.js',
       'node-idempotency': 'node-idempotency.js',
-    }[id];
+    }[id as 'bare' | 'hand-rolled' | 'node-idempotency'];
     server = await startServer({
       name: id,
       script: join(SERVERS, script),

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { TARGETS, type TargetId } from './targets.js';
@@ -26,6 +27,11 @@ export interface HttpBenchOptions {
   readonly results: string | null;
   /** Keep the temporary directory with the servers' logs (and PGlite data) after a good run. */
   readonly keepLogs: boolean;
+  /**
+   * Entry point (`…/dist/src/main.js`) of a second ledger build, or null: every ledger target
+   * then also runs on it as `<id>.a`, in the same interleaved rounds (A/B of a change).
+   */
+  readonly ledgerA: string | null;
 }
 
 /** Usage text of the flags (environment variables in brackets). */
@@ -44,6 +50,8 @@ export const HTTP_BENCH_USAGE = `npm run bench:http -- [flags]
   --results FILE        append the results here (default bench/RESULTS.md)
   --no-record           print only
   --keep-logs           keep the servers' logs (printed path) after a successful run too
+  --ledger-a MAIN       A/B: also run every selected ledger target on this build's entry point
+                        (e.g. /path/a/dist/src/main.js), as target <id>.a in the same rounds
   --help                this text`;
 
 const DEFAULT_RESULTS = fileURLToPath(new URL('../../../bench/RESULTS.md', import.meta.url));
@@ -97,6 +105,7 @@ export function parseHttpBenchOptions(
       results: { type: 'string' },
       'no-record': { type: 'boolean' },
       'keep-logs': { type: 'boolean' },
+      'ledger-a': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -116,5 +125,6 @@ export function parseHttpBenchOptions(
     redisUrl: loopbackUrl('redis-url', values['redis-url'] ?? 'redis://127.0.0.1:6379'),
     results: values['no-record'] ? null : (values.results ?? DEFAULT_RESULTS),
     keepLogs: values['keep-logs'] ?? false,
+    ledgerA: values['ledger-a'] ? resolve(values['ledger-a']) : null,
   };
 }

@@ -10,7 +10,7 @@ import { installBaselinePackages, startBenchServer, type BenchServer } from './b
 import { HTTP_BENCH_USAGE, parseHttpBenchOptions, type HttpBenchOptions } from './http-bench-options.js';
 import { resultsSection, resultsTable, type TargetOutcome } from './http-report.js';
 import { LoadClient } from './load-client.js';
-import { targetById, type ServerId, type Target } from './targets.js';
+import { targetById, withBuildA, type ServerId, type Target } from './targets.js';
 
 /**
  * `npm run bench:http` (issue 13): the ledger started as users start it, the baselines beside it,
@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   const opts = parsed;
   const t0 = performance.now();
   const load0 = loadavg()[0]!;
-  const targets = opts.targets.map(targetById);
+  const picked = opts.targets.map(targetById);
+  const targets = opts.ledgerA ? withBuildA(picked) : picked;
   const workDir = await mkdtemp(join(tmpdir(), 'ledger-bench-http-'));
   const servers = new Map<ServerId, BenchServer>();
   const skipped = new Map<string, string>();
@@ -121,6 +122,7 @@ async function startServers(
         redisUrl: opts.redisUrl,
         workDir,
         workerKeys: opts.connections,
+        ledgerA: opts.ledgerA,
       };
       servers.set(id, await startBenchServer(id, settings));
     } catch (err) {

@@ -19,6 +19,8 @@ export interface LedgerServerSpec {
   readonly workDir: string;
   /** Worker keys to create (one per load-generator connection, as a worker fleet would hold). */
   readonly workerKeys: number;
+  /** Entry point to run instead of this build's `dist/src/main.js` (the `--ledger-a` build). */
+  readonly main?: string;
 }
 
 /** A running ledger with its worker tokens. */
@@ -52,7 +54,7 @@ export async function startLedgerServer(spec: LedgerServerSpec): Promise<LedgerS
   try {
     server = await startServer({
       name: spec.name,
-      script: MAIN,
+      script: spec.main ?? MAIN,
       env,
       readyPath: '/health',
       logFile: join(spec.workDir, `${spec.name}.log`),

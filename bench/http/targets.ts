@@ -1,6 +1,15 @@
-/** The server processes of one run; each is started once and serves all rounds of its targets. */
-export type ServerId =
-  'bare' | 'hand-rolled' | 'node-idempotency' | 'ledger-pg' | 'ledger-pg-projector-off' | 'ledger-pglite';
+/** The ledger servers of a run (each its own process and fresh database). */
+export type LedgerServerId = 'ledger-pg' | 'ledger-pg-projector-off' | 'ledger-pglite';
+
+/**
+ * The server processes of one run; each is started once and serves all rounds of its targets.
+ * `<ledger>.a` is the same ledger configuration running the build given with `--ledger-a`
+ * (A/B comparison of two builds in the same interleaved rounds).
+ */
+export type ServerId = 'bare' | 'hand-rolled' | 'node-idempotency' | LedgerServerId | `${LedgerServerId}.a`;
+
+/** Suffix of the targets and servers of the `--ledger-a` build. */
+export const BUILD_A_SUFFIX = '.a';
 
 /** What one operation of a target does (see bench/http/target-ops.ts). */
 export type OpKind =
@@ -95,9 +104,27 @@ export const TARGETS: readonly Target[] = [
 /** Id of one of {@link TARGETS}, e.g. `pg-new`. */
 export type TargetId = string;
 
-/** The target with id `id`. @throws Error for an unknown id. */
+/**
+ * The target with id `id`; `<ledger target>.a` is its twin on the `--ledger-a` build (server
+ * `<ledger server>.a`, label marked `[A]`). @throws Error for an unknown id.
+ */
 export function targetById(id: string): Target {
-  const t = TARGETS.find((x) => x.id === id);
-  if (!t) throw new Error(`unknown target ${id}`);
-  return t;
+  const twin = id.endsWith(BUILD_A_SUFFIX);
+  const base = twin ? id.slice(0, -BUILD_A_SUFFIX.length) : id;
+  const t = TARGETS.find((x) => x.id === base);
+  if (!t || (twin && !t.server.startsWith('ledger'))) throw new Error(`unknown target ${id}`);
+  if (!twin) return t;
+  return {
+    ...t,
+    id,
+    label: `${t.label} [A]`,
+    server: `${t.server as LedgerServerId}${BUILD_A_SUFFIX}`,
+  };
+}
+
+/** `targets` with, after each ledger target, its twin on the `--ledger-a` build. */
+export function withBuildA(targets: readonly Target[]): Target[] {
+  return targets.flatMap((t) =>
+    t.server.startsWith('ledger') ? [t, targetById(`${t.id}${BUILD_A_SUFFIX}`)] : [t],
+  );
 }
