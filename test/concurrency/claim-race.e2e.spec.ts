@@ -1,5 +1,7 @@
 // Acceptance: concurrent HTTP claims of one new key on real PostgreSQL → exactly one 201, the rest
 // 409/200, one OperationClaimed in the stream. The expected-revision append is the only guard.
+// The configuration is the fastest one bench:http measures (PostgreSQL, pool 20, projectors on with
+// their default batching), so the projected status row must agree with the stream too.
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 
 let ledger: TestLedger;
@@ -31,7 +33,26 @@ it('64 concurrent claims of one new key: exactly one acquires', async () => {
     refusals.every((a) => a.body.code === 'in-progress' && Number(a.headers.get('retry-after')) >= 1),
   ).toBe(true);
   expect(await claimedEvents('R-64')).toHaveLength(1);
+  const id = answers.find((a) => a.status === 201)!.body.operationId;
+  const audits = (await ledger.store.read(`audit-operation-race/queue/receipt.send/R-64@1`)).filter(
+    (e) => e.type === 'DuplicateClaimPrevented',
+  );
+  expect(audits).toHaveLength(63);
+  const row = await projectedRow(id, (r) => r.duplicateClaims === 63);
+  expect(row).toMatchObject({ operationId: id, state: 'in_progress', attempt: 1, duplicateClaims: 63 });
 });
+
+/** The operation's row in the status read model once `done(row)` holds (the projector is async). */
+async function projectedRow(id: string, done: (row: Record<string, unknown>) => boolean) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { body } = await ledger.client.get(`/v1/tenants/race/operations?limit=200`);
+    const row = (body.items as Record<string, unknown>[]).find((r) => r.operationId === id);
+    if (row && done(row)) return row;
+    if (Date.now() > deadline) return row ?? null;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 
 it('200 keys with 8 claimants each: one acquisition per key', async () => {
   const keys = Array.from({ length: 200 }, (_, i) => `R-200-${i}`);
