@@ -6,7 +6,7 @@ import { parseHttpBenchOptions, type HttpBenchOptions } from '../../bench/http/h
 import { cpuRatio, goalLines, ratio, type TargetOutcome } from '../../bench/http/http-report.js';
 import { probeOneStep } from '../../bench/http/one-step-probe.js';
 import { processCpuMs } from '../../bench/http/process-cpu.js';
-import { targetById } from '../../bench/http/targets.js';
+import { targetById, withBuildA } from '../../bench/http/targets.js';
 import { Workload } from '../../bench/workload.js';
 
 /** A result with `opsPerSecond` and nothing else measured. */
@@ -152,5 +152,27 @@ describe('bench:http one-step probe', () => {
       await pool.close();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('bench:http --ledger-a (A/B of two builds)', () => {
+  it('resolves the entry point and is off by default', () => {
+    const opts = parseHttpBenchOptions(['--ledger-a', 'a/dist/src/main.js'], {}) as HttpBenchOptions;
+    expect(opts.ledgerA).toBe(`${process.cwd()}/a/dist/src/main.js`);
+    expect((parseHttpBenchOptions([], {}) as HttpBenchOptions).ledgerA).toBeNull();
+  });
+
+  it('twins every ledger target on its own .a server, right after it; baselines have no twin', () => {
+    const twins = withBuildA(['hr-new', 'pg-new', 'pglite-cycle'].map(targetById));
+    expect(twins.map((t) => [t.id, t.server])).toEqual([
+      ['hr-new', 'hand-rolled'],
+      ['pg-new', 'ledger-pg'],
+      ['pg-new.a', 'ledger-pg.a'],
+      ['pglite-cycle', 'ledger-pglite'],
+      ['pglite-cycle.a', 'ledger-pglite.a'],
+    ]);
+    expect(targetById('pg-new.a')).toMatchObject({ op: 'ledger-new', requests: 1 });
+    expect(targetById('pg-new.a').label).toMatch(/\[A\]$/);
+    expect(() => targetById('hr-new.a')).toThrow(/unknown target/);
   });
 });
