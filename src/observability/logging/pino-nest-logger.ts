@@ -59,7 +59,9 @@ export class PinoNestLogger implements LoggerService {
     const fields: Record<string, unknown> = context ? { context } : {};
     if (level === 'error' && typeof rest[0] === 'string' && rest[0].includes('\n    at '))
       fields.err = { stack: rest.shift() };
-    if (rest.length > 0) fields.details = rest;
+    // Nest passes `undefined` for an absent stack or context: not worth a `details: [null]`
+    const details = rest.filter((p) => p !== undefined && p !== null);
+    if (details.length > 0) fields.details = details;
     if (message instanceof Error) {
       this.logger[pinoLevel]({ ...fields, err: message }, message.message);
     } else if (message !== null && typeof message === 'object') {
