@@ -1,10 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { BEARER_SCHEME } from './auth/require-role.decorator.js';
+import { completeOpenApiDocument } from './common/openapi/complete-openapi-document.js';
+import { ProblemDetailsDto } from './common/openapi/problem-details.dto.js';
 import { OPERATION_ID_NAMESPACE } from './ledger/index.js';
 
 /**
- * Serves the OpenAPI document generated from the same DTOs that validate requests:
- * UI at /docs, JSON at /docs-json.
+ * Serves the OpenAPI document generated from the same DTOs that validate requests and the
+ * answer classes the routes return: UI at /docs, JSON at /docs-json. Routes that need an API key
+ * (`RequireRole`) carry the `bearer` scheme, so the UI's Authorize button applies the key;
+ * {@link completeOpenApiDocument} adds the problems every route shares.
  */
 export function setupOpenApi(app: INestApplication): void {
   const config = new DocumentBuilder()
@@ -15,7 +20,18 @@ export function setupOpenApi(app: INestApplication): void {
         `problem+json. operationId = UUID v5 of the canonical key under namespace ${OPERATION_ID_NAMESPACE}.`,
     )
     .setVersion('1')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'olk_<id>_<secret>',
+        description: 'An API key (docs/api.md "Authentication, roles and tenants")',
+      },
+      BEARER_SCHEME,
+    )
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = completeOpenApiDocument(
+    SwaggerModule.createDocument(app, config, { extraModels: [ProblemDetailsDto] }),
+  );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
 }

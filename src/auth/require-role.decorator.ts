@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth } from '@nestjs/swagger';
 import type { Role } from './role.js';
 
 export const ROLES_METADATA = 'ledger:roles';
@@ -6,9 +7,15 @@ export const PUBLIC_METADATA = 'ledger:public';
 
 /**
  * Marks a route (or controller) as open to keys holding ANY of `roles`. Every route must carry
- * either this or {@link Public}; the guard refuses routes with neither (deny by default).
+ * either this or {@link Public}; the guard refuses routes with neither (deny by default). The
+ * OpenAPI document marks such routes with the `bearer` security scheme (src/openapi.ts), so it
+ * names exactly the routes the guard protects.
  */
-export const RequireRole = (...roles: Role[]) => SetMetadata(ROLES_METADATA, roles);
+export const RequireRole = (...roles: Role[]) =>
+  applyDecorators(SetMetadata(ROLES_METADATA, roles), ApiBearerAuth(BEARER_SCHEME));
+
+/** Name of the OpenAPI security scheme of API keys (`Authorization: Bearer olk_…`). */
+export const BEARER_SCHEME = 'bearer';
 
 /** Marks a route as needing no key (health, OpenAPI document, metrics scrape if so configured). */
 export const Public = () => SetMetadata(PUBLIC_METADATA, true);

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { MeDto } from './me-answer.dto.js';
 import { type Caller, CurrentCaller, RequireRole, ROLES } from '../auth/index.js';
 
 /**
@@ -13,8 +14,8 @@ export class MeController {
   @Get()
   @RequireRole(...ROLES)
   @ApiOperation({ summary: "The calling key's id, name, tenant and roles" })
-  @ApiResponse({ status: 200, description: '{ keyId, name, tenant, roles }' })
-  me(@CurrentCaller() caller: Caller) {
+  @ApiOkResponse({ type: MeDto })
+  me(@CurrentCaller() caller: Caller): MeDto {
     return { keyId: caller.keyId, name: caller.name, tenant: caller.tenant, roles: [...caller.roles] };
   }
 }

@@ -1,5 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../common/openapi/api-problems.decorator.js';
+import { HealthDto, LiveDto } from './health-answers.dto.js';
 import { Public } from '../auth/require-role.decorator.js';
 import { LEDGER_CONFIG } from '../config/config.token.js';
 import type { LedgerConfig } from '../config/ledger-config.js';
@@ -21,20 +23,25 @@ export class HealthController {
 
   @Get()
   @ApiOperation({ summary: 'Ready: the event store answers' })
-  async health() {
+  @ApiOkResponse({ type: HealthDto })
+  @ApiProblems('store-unavailable')
+  async health(): Promise<HealthDto> {
     await this.store.read('health-check');
     return { status: 'ok', store: this.config.store };
   }
 
   @Get('ready')
   @ApiOperation({ summary: 'Ready: the event store answers' })
-  ready() {
+  @ApiOkResponse({ type: HealthDto })
+  @ApiProblems('store-unavailable')
+  ready(): Promise<HealthDto> {
     return this.health();
   }
 
   @Get('live')
   @ApiOperation({ summary: 'Live: the process runs' })
-  live() {
+  @ApiOkResponse({ type: LiveDto })
+  live(): LiveDto {
     return { status: 'ok' };
   }
 }

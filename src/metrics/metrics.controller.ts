@@ -1,5 +1,5 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ALL_TENANTS, type Caller, CurrentCaller, forbidden, RequireRole } from '../auth/index.js';
 import { LedgerMetrics } from './ledger-metrics.js';
@@ -18,6 +18,7 @@ export class MetricsController {
   @RequireRole('auditor', 'admin')
   @ApiOperation({ summary: 'Prometheus metrics (needs an all-tenant auditor or admin key)' })
   @ApiProduces('text/plain')
+  @ApiOkResponse({ description: 'Prometheus text exposition format 0.0.4', schema: { type: 'string' } })
   async scrape(@CurrentCaller() caller: Caller, @Res() res: Response): Promise<void> {
     if (caller.tenant !== ALL_TENANTS)
       throw forbidden('the metrics cover every tenant: they need a key for all tenants (*)');

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { problemForError } from '../common/error-problem.js';
 import { problem } from '../common/problem.js';
+import { PROBLEM_STATUS, type ProblemCode } from '../common/problem-codes.js';
 import { ProblemException } from '../common/problem.exception.js';
 import { validationProblem } from '../common/validation.js';
 import { forbiddenTenant } from '../auth/auth-problems.js';
@@ -13,6 +14,10 @@ import type {
   ResolveResult,
   WorkerResult,
 } from '../ledger/index.js';
+import type { ClaimAcquiredDto, ClaimReplayedDto } from './claim/claim-answers.dto.js';
+import type { PolicyCommandAnswerDto } from './policy-commands/policy-command-answers.dto.js';
+import type { ReferenceAnswerDto, ResolveAnswerDto } from './resolve/resolve-answers.dto.js';
+import type { WorkerAnswerDto } from './worker-steps/worker-answer.dto.js';
 import type { BatchItemOutcome, ClaimOutcome, PolicyCommandOutcome } from './command-results.js';
 import type { Executed } from './decide-and-append.js';
 
@@ -30,29 +35,20 @@ export interface HttpAnswer {
 /** Header set on a replayed outcome (the draft IETF idempotency-key convention). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-/** HTTP status of each refusal (docs/api.md "Problem codes"). */
-export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
-  'in-progress': 409,
-  'awaiting-recovery': 409,
-  'payload-conflict': 422,
-  'stale-token': 409,
-  'duplicate-effect': 409,
-  'outcome-uncertain': 409,
-  'not-unknown': 409,
-  'not-in-progress': 409,
-  'step-not-started': 409,
-  'not-found': 404,
-  'awaiting-approval': 409,
-  superseded: 409,
-  'not-awaiting-approval': 409,
-  'not-final-failure': 409,
-  'replay-not-allowed': 409,
-  'no-duplicate-effect': 409,
-  'operator-only-recovery': 409,
-  'retention-expired': 410,
-  'not-confirmed': 409,
-  'reference-already-recorded': 409,
-};
+/** HTTP status of each refusal: the refusal codes' rows of the one table, {@link PROBLEM_STATUS}. */
+export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = PROBLEM_STATUS;
+
+/** Problems a claim answers besides the common ones (docs/api.md "Claims"); a batch slot too. */
+export const CLAIM_PROBLEMS = [
+  'invalid-key',
+  'forbidden-tenant',
+  'in-progress',
+  'awaiting-recovery',
+  'awaiting-approval',
+  'superseded',
+  'retention-expired',
+  'payload-conflict',
+] as const satisfies readonly ProblemCode[];
 
 /**
  * A claim: 201 acquired, 200 replay with `Idempotent-Replayed: true`, the refusal's problem,
@@ -80,11 +76,16 @@ export function claimAnswer(outcome: ClaimOutcome): HttpAnswer {
       reason: r.reason,
       completedSteps: r.completedSteps,
       ...(r.startedStep ? { startedStep: r.startedStep } : {}),
-    });
+    } satisfies ClaimAcquiredDto);
   }
   return answer(
     200,
-    { operationId: r.operationId, state: r.state, replayed: true, outcome: r.outcome },
+    {
+      operationId: r.operationId,
+      state: r.state,
+      replayed: true,
+      outcome: r.outcome,
+    } satisfies ClaimReplayedDto,
     { [REPLAYED_HEADER]: 'true' },
   );
 }
@@ -103,7 +104,7 @@ export function workerAnswer(operationId: string, executed: Executed<WorkerResul
     state: r.state,
     ...(r.providerIdempotencyKey ? { providerIdempotencyKey: r.providerIdempotencyKey } : {}),
     alreadyRecorded: r.alreadyRecorded,
-  });
+  } satisfies WorkerAnswerDto);
 }
 
 /** A resolution: 200 `{ operationId, state, resolution, actor, requestedActor? }`. */
@@ -119,7 +120,7 @@ export function resolveAnswer(
     resolution: command.resolution,
     actor: command.actor,
     ...(command.requestedActor !== undefined ? { requestedActor: command.requestedActor } : {}),
-  });
+  } satisfies ResolveAnswerDto);
 }
 
 /** A recorded destination reference: 200 `{ operationId, state, destinationRef, alreadyRecorded, actor, requestedActor? }`. */
@@ -136,7 +137,7 @@ export function referenceAnswer(
     alreadyRecorded: executed.result.alreadyRecorded ?? false,
     actor: command.actor,
     ...(command.requestedActor !== undefined ? { requestedActor: command.requestedActor } : {}),
-  });
+  } satisfies ReferenceAnswerDto);
 }
 
 /** A command under the action's policy: 200 `{ operationId, …result, state, policyVersion }`. */
@@ -149,7 +150,7 @@ export function policyCommandAnswer(operationId: string, outcome: PolicyCommandO
     ...result,
     state: outcome.stateAfter.status,
     policyVersion: outcome.policyVersion,
-  });
+  } satisfies PolicyCommandAnswerDto);
 }
 
 /**

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../common/openapi/api-problems.decorator.js';
+import { PolicyHistoryDto, PolicyVersionDto } from './policy-answers.dto.js';
 import { assertTenantAccess } from '../auth/assert-tenant-access.js';
 import type { Caller } from '../auth/caller.js';
 import { CurrentCaller } from '../auth/current-caller.decorator.js';
@@ -35,11 +37,13 @@ export class PoliciesController {
   @Get()
   @RequireRole('auditor', 'operator')
   @ApiOperation({ summary: 'The policy in force for an action, with its version' })
+  @ApiOkResponse({ type: PolicyVersionDto })
+  @ApiProblems('forbidden-tenant')
   async get(
     @Param('tenant') tenant: string,
     @Param('action') action: string,
     @CurrentCaller() caller: Caller,
-  ) {
+  ): Promise<PolicyVersionDto> {
     checkNames(tenant, action);
     assertTenantAccess(caller, tenant);
     return this.policies.policyFor(tenant, action);
@@ -48,11 +52,13 @@ export class PoliciesController {
   @Get('history')
   @RequireRole('auditor', 'operator')
   @ApiOperation({ summary: 'Every version of the policy, oldest first, with actor and reason' })
+  @ApiOkResponse({ type: PolicyHistoryDto })
+  @ApiProblems('forbidden-tenant')
   async history(
     @Param('tenant') tenant: string,
     @Param('action') action: string,
     @CurrentCaller() caller: Caller,
-  ) {
+  ): Promise<PolicyHistoryDto> {
     checkNames(tenant, action);
     assertTenantAccess(caller, tenant);
     return { tenant, action, versions: await this.policies.history(tenant, action) };
@@ -61,13 +67,14 @@ export class PoliciesController {
   @Put()
   @RequireRole('operator')
   @ApiOperation({ summary: 'Set a new version of the policy' })
-  @ApiResponse({ status: 409, description: 'policy-version-conflict: someone set a newer version' })
+  @ApiOkResponse({ type: PolicyVersionDto, description: 'The new version' })
+  @ApiProblems('forbidden-tenant', 'policy-version-conflict')
   async set(
     @Param('tenant') tenant: string,
     @Param('action') action: string,
     @Body() body: SetPolicyRequestDto,
     @CurrentCaller() caller: Caller,
-  ) {
+  ): Promise<PolicyVersionDto> {
     checkNames(tenant, action);
     assertTenantAccess(caller, tenant);
     const parsed = parseActionPolicy(body.policy);

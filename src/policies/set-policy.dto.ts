@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { ApiObjectProperty } from '../common/openapi/json-value.js';
 import { Allow, IsInt, IsOptional, IsString, Length, Min } from 'class-validator';
 
 /** Body of PUT /v1/tenants/{tenant}/policies/{action}. */
 export class SetPolicyRequestDto {
-  @ApiProperty({
+  @ApiObjectProperty({
     description:
       'The policy (missing fields take defaults): defaultLeaseMs, maxLeaseMs, retentionMs (null = forever), afterRetention (tombstone|refuse), requireApproval, replayAllowed, fingerprintExcludedFields (JSON Pointers), recoveryMode (worker_lookup|operator_only)',
     example: { maxLeaseMs: 120000, replayAllowed: false, fingerprintExcludedFields: ['/meta/traceId'] },

@@ -1,12 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
+import { ApiKeyListDto, ApiKeyViewDto, IssuedApiKeyDto } from './api-key-answers.dto.js';
 import { problem } from '../../common/problem.js';
 import { ProblemException } from '../../common/problem.exception.js';
 import { validationProblem } from '../../common/validation.js';
 import { ApiKeyInputError } from '../api-key-input.js';
 import { isKeyId } from '../api-key-token.js';
 import { ApiKeyService } from '../api-key.service.js';
-import type { ApiKeyView } from '../api-key.js';
 import { assertTenantAccess } from '../assert-tenant-access.js';
 import { ALL_TENANTS, canAccessTenant, type Caller } from '../caller.js';
 import { CurrentCaller } from '../current-caller.decorator.js';
@@ -30,9 +31,9 @@ export class AdminKeysController {
 
   @Post()
   @ApiOperation({ summary: 'Create an API key; its token is shown in this answer only' })
-  @ApiResponse({ status: 201, description: '{ ...key, token }' })
-  @ApiResponse({ status: 403, description: 'forbidden-tenant: another tenant, or "*" by a tenant admin' })
-  async create(@Body() body: CreateApiKeyDto, @CurrentCaller() caller: Caller) {
+  @ApiCreatedResponse({ type: IssuedApiKeyDto })
+  @ApiProblems('forbidden-tenant')
+  async create(@Body() body: CreateApiKeyDto, @CurrentCaller() caller: Caller): Promise<IssuedApiKeyDto> {
     assertTenantAccess(caller, body.tenant);
     try {
       const { key, token } = await this.keys.create(body);
@@ -46,10 +47,9 @@ export class AdminKeysController {
 
   @Get()
   @ApiOperation({ summary: 'List the API keys this admin may see (never their secrets)' })
-  async list(
-    @CurrentCaller() caller: Caller,
-    @Query('tenant') tenant?: string,
-  ): Promise<{ keys: ApiKeyView[] }> {
+  @ApiOkResponse({ type: ApiKeyListDto })
+  @ApiProblems('validation', 'forbidden-tenant')
+  async list(@CurrentCaller() caller: Caller, @Query('tenant') tenant?: string): Promise<ApiKeyListDto> {
     if (tenant !== undefined) assertTenantAccess(caller, tenant);
     const scope = tenant ?? (caller.tenant === ALL_TENANTS ? undefined : caller.tenant);
     return { keys: await this.keys.list(scope) };
@@ -58,8 +58,9 @@ export class AdminKeysController {
   @Post(':keyId/revoke')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke an API key at once (idempotent)' })
-  @ApiResponse({ status: 404, description: 'not-found' })
-  async revoke(@Param('keyId') id: string, @CurrentCaller() caller: Caller): Promise<ApiKeyView> {
+  @ApiOkResponse({ type: ApiKeyViewDto, description: 'The key, revoked (also when it already was)' })
+  @ApiProblems('not-found')
+  async revoke(@Param('keyId') id: string, @CurrentCaller() caller: Caller): Promise<ApiKeyViewDto> {
     await this.visibleKey(id, caller);
     return (await this.keys.revoke(id)) ?? Promise.reject(keyNotFound(id));
   }
@@ -67,10 +68,14 @@ export class AdminKeysController {
   @Post(':keyId/rotate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Give a key a new secret; the old one works for overlapMs more' })
-  @ApiResponse({ status: 200, description: '{ ...key, token }' })
-  @ApiResponse({ status: 409, description: 'key-revoked' })
+  @ApiOkResponse({ type: IssuedApiKeyDto })
+  @ApiProblems('not-found', 'key-revoked')
   @ApiBody({ type: RotateApiKeyDto, required: false })
-  async rotate(@Param('keyId') id: string, @Body() body: unknown, @CurrentCaller() caller: Caller) {
+  async rotate(
+    @Param('keyId') id: string,
+    @Body() body: unknown,
+    @CurrentCaller() caller: Caller,
+  ): Promise<IssuedApiKeyDto> {
     const overlapMs = rotationOverlapOf(body);
     await this.visibleKey(id, caller);
     try {

@@ -7,8 +7,8 @@ import { MAX_ROTATION_OVERLAP_MS } from '../rotate-api-key.js';
 /** Body of POST /v1/admin/keys/{keyId}/rotate (the body may be left out). */
 export class RotateApiKeyDto {
   @ApiPropertyOptional({
-    description: 'How long the old secret keeps working, ms (0: stops at once)',
-    default: 0,
+    description: 'How long the old secret keeps working, ms (0: stops at once); default 0',
+    type: 'integer',
     maximum: MAX_ROTATION_OVERLAP_MS,
     example: 3_600_000,
   })

@@ -13,6 +13,7 @@ import {
   validateSync,
   ValidateNested,
 } from 'class-validator';
+import { ApiJsonProperty } from '../../common/openapi/json-value.js';
 import { unstorableStrings } from '../../common/unstorable-strings.js';
 import { flattenValidationErrors } from '../../common/validation.js';
 import {
@@ -39,7 +40,7 @@ export class ClaimRequestDto {
   @Type(() => OperationKeyDto)
   key!: OperationKeyDto;
 
-  @ApiProperty({
+  @ApiJsonProperty({
     description:
       'The approved business payload (any JSON). Its RFC 8785 canonical form is fingerprinted; numbers that a double cannot carry exactly are refused.',
     example: { customer: 'c-17', lines: [{ sku: 'A-1', qty: 2 }] },
@@ -50,8 +51,10 @@ export class ClaimRequestDto {
   payload?: unknown;
 
   @ApiPropertyOptional({
-    description: `Lease length in ms (${MIN_LEASE_MS}..${MAX_LEASE_MS}, and at most the action policy's maxLeaseMs); default: the policy's defaultLeaseMs`,
-    default: DEFAULT_LEASE_MS,
+    // No schema `default`: generated clients would type the field as required.
+    description: `Lease length in ms (${MIN_LEASE_MS}..${MAX_LEASE_MS}, and at most the action policy's maxLeaseMs); default: the policy's defaultLeaseMs (${DEFAULT_LEASE_MS} without a policy)`,
+    type: 'integer',
+    example: DEFAULT_LEASE_MS,
   })
   @IsOptional()
   @IsInt()

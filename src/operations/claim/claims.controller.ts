@@ -1,13 +1,26 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
 import type { Response } from 'express';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
 import type { RequestContext } from '../event-metadata.js';
-import { batchSlotAnswer, claimAnswer, sendAnswer } from '../http-answers.js';
+import {
+  batchSlotAnswer,
+  CLAIM_PROBLEMS,
+  claimAnswer,
+  REPLAYED_HEADER,
+  sendAnswer,
+} from '../http-answers.js';
 import { Ctx } from '../request-context.decorator.js';
+import {
+  BatchClaimAnswerDto,
+  type BatchSlotDto,
+  ClaimAcquiredDto,
+  ClaimReplayedDto,
+} from './claim-answers.dto.js';
 import { BatchClaimRequestDto } from './batch-claim-request.dto.js';
 import { BatchClaimCommand } from './batch-claim.js';
 import { ClaimOperationCommand } from './claim-operation.js';
@@ -25,16 +38,18 @@ export class ClaimsController {
 
   @Post()
   @ApiOperation({ summary: 'Claim an operation by its business key before doing its effect' })
-  @ApiResponse({ status: 201, description: 'Acquired: proceed with the fencing token' })
-  @ApiResponse({ status: 200, description: 'Replay of a terminal outcome (Idempotent-Replayed: true)' })
-  @ApiResponse({ status: 409, description: 'in-progress (Retry-After) or awaiting-recovery' })
-  @ApiResponse({ status: 422, description: 'payload-conflict' })
-  @ApiResponse({ status: 400, description: 'invalid-key / validation' })
-  @ApiResponse({ status: 413, description: 'payload-too-large' })
-  @ApiResponse({
-    status: 403,
-    description: "forbidden (no worker role) / forbidden-tenant (key.tenant is not the key's)",
+  @ApiCreatedResponse({ type: ClaimAcquiredDto, description: 'Acquired: proceed with the fencing token' })
+  @ApiOkResponse({
+    type: ClaimReplayedDto,
+    description: 'The key is finished: its outcome replayed',
+    headers: {
+      [REPLAYED_HEADER]: {
+        description: 'Always true on a replay',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
   })
+  @ApiProblems(...CLAIM_PROBLEMS)
   async claim(
     @Body() body: ClaimRequestDto,
     @Ctx() ctx: RequestContext,
@@ -48,16 +63,16 @@ export class ClaimsController {
   @Post('batch')
   @HttpCode(200)
   @ApiOperation({ summary: 'Claim up to 500 operations; one answer per item, in input order' })
-  @ApiResponse({ status: 200, description: '{ results: [ { index, status, body } ] }' })
+  @ApiOkResponse({ type: BatchClaimAnswerDto, description: 'One slot per claim, in input order' })
   async batch(
     @Body() body: BatchClaimRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
-  ): Promise<unknown> {
+  ): Promise<BatchClaimAnswerDto> {
     const outcomes = await this.commandBus.execute(new BatchClaimCommand(body.claims, ctx, caller));
     const results = outcomes.map((outcome, index) => {
       const a = batchSlotAnswer(outcome);
-      return { index, status: a.status, body: a.body };
+      return { index, status: a.status, body: a.body as BatchSlotDto['body'] };
     });
     return { results };
   }

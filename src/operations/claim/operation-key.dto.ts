@@ -26,7 +26,11 @@ export class OperationKeyDto {
   @IsKeyPart('subject')
   subject!: string;
 
-  @ApiPropertyOptional({ description: 'Amendment revision, integer >= 1', default: 1, example: 1 })
+  @ApiPropertyOptional({
+    description: 'Amendment revision, integer >= 1; default 1',
+    type: 'integer',
+    example: 1,
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -1,3 +1,4 @@
+import { ApiObjectProperty } from '../../common/openapi/json-value.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -55,7 +56,7 @@ export class EvidenceRequestDto {
   @MaxLength(1024)
   destinationRef?: string;
 
-  @ApiProperty({
+  @ApiObjectProperty({
     description: 'The key fields the lookup matched on (any JSON values), recorded as evidence',
     example: { externalRef: 'acme/shop/invoice.create/order%3A812@1', amount: '120.00' },
   })

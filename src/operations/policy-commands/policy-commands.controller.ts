@@ -1,6 +1,12 @@
 import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
+import {
+  EvidenceAnswerDto,
+  LeaseRenewedAnswerDto,
+  PolicyCommandAnswerDto,
+} from './policy-command-answers.dto.js';
 import type { Response } from 'express';
 import type { Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
@@ -44,7 +50,8 @@ export class PolicyCommandsController {
   @HttpCode(200)
   @RequireRole('operator')
   @ApiOperation({ summary: 'Approve an operation awaiting approval; the next claim proceeds' })
-  @ApiResponse({ status: 409, description: 'not-awaiting-approval' })
+  @ApiOkResponse({ type: PolicyCommandAnswerDto })
+  @ApiProblems('not-awaiting-approval')
   approve(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: OperatorActionRequestDto,
@@ -60,7 +67,8 @@ export class PolicyCommandsController {
   @HttpCode(200)
   @RequireRole('operator')
   @ApiOperation({ summary: 'Reject an operation awaiting approval; later claims replay the rejection' })
-  @ApiResponse({ status: 409, description: 'not-awaiting-approval' })
+  @ApiOkResponse({ type: PolicyCommandAnswerDto })
+  @ApiProblems('not-awaiting-approval')
   reject(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: OperatorActionRequestDto,
@@ -76,7 +84,8 @@ export class PolicyCommandsController {
   @HttpCode(200)
   @RequireRole('operator')
   @ApiOperation({ summary: 'Let a final failure run again (only where the policy allows replay)' })
-  @ApiResponse({ status: 409, description: 'replay-not-allowed / not-final-failure' })
+  @ApiOkResponse({ type: PolicyCommandAnswerDto })
+  @ApiProblems('not-final-failure', 'replay-not-allowed')
   replay(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: OperatorActionRequestDto,
@@ -92,7 +101,8 @@ export class PolicyCommandsController {
   @HttpCode(200)
   @RequireRole('operator')
   @ApiOperation({ summary: 'Acknowledge duplicate effects after cleaning them up at the destination' })
-  @ApiResponse({ status: 409, description: 'no-duplicate-effect' })
+  @ApiOkResponse({ type: PolicyCommandAnswerDto })
+  @ApiProblems('no-duplicate-effect')
   acknowledge(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: AcknowledgeRequestDto,
@@ -113,7 +123,8 @@ export class PolicyCommandsController {
   @HttpCode(200)
   @RequireRole('worker', 'operator')
   @ApiOperation({ summary: "Submit a recovery worker's evidence for an operation whose outcome is unknown" })
-  @ApiResponse({ status: 409, description: 'not-unknown / operator-only-recovery' })
+  @ApiOkResponse({ type: EvidenceAnswerDto })
+  @ApiProblems('not-unknown', 'operator-only-recovery')
   evidence(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: EvidenceRequestDto,
@@ -147,7 +158,8 @@ export class PolicyCommandsController {
   @HttpCode(200)
   @RequireRole('worker')
   @ApiOperation({ summary: 'Heartbeat: extend the lease from now (fencing token required)' })
-  @ApiResponse({ status: 409, description: 'stale-token / not-in-progress' })
+  @ApiOkResponse({ type: LeaseRenewedAnswerDto })
+  @ApiProblems('stale-token', 'not-in-progress')
   renew(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: RenewLeaseRequestDto,

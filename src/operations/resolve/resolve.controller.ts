@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
+import { ReferenceAnswerDto, ResolveAnswerDto } from './resolve-answers.dto.js';
 import type { Response } from 'express';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
@@ -28,11 +30,8 @@ export class ResolveController {
   @Post('resolve')
   @HttpCode(200)
   @ApiOperation({ summary: 'Resolve an operation whose outcome is unknown' })
-  @ApiResponse({ status: 409, description: 'not-unknown' })
-  @ApiResponse({
-    status: 400,
-    description: 'validation: confirmed without destinationRef (send null if unknown)',
-  })
+  @ApiOkResponse({ type: ResolveAnswerDto })
+  @ApiProblems('not-unknown')
   @RequireRole('operator')
   async resolve(
     @Param('operationId', operationIdPipe) id: string,
@@ -60,7 +59,8 @@ export class ResolveController {
     summary:
       'Record the destination reference of an operation confirmed without one (audited; not a second effect)',
   })
-  @ApiResponse({ status: 409, description: 'not-confirmed / reference-already-recorded' })
+  @ApiOkResponse({ type: ReferenceAnswerDto })
+  @ApiProblems('not-confirmed', 'reference-already-recorded')
   @RequireRole('operator')
   async reference(
     @Param('operationId', operationIdPipe) id: string,

@@ -1,3 +1,4 @@
+import type { HistoryEventDto, OperationHistoryDto } from './status-answers.dto.js';
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { EventStore, RecordedEvent } from '../../event-store/event-store.port.js';
@@ -18,7 +19,7 @@ export class GetOperationHistoryHandler implements IQueryHandler<GetOperationHis
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
-  async execute({ operationId, caller }: GetOperationHistoryQuery) {
+  async execute({ operationId, caller }: GetOperationHistoryQuery): Promise<OperationHistoryDto> {
     const key = await this.locator.keyOf(operationId, caller);
     const streamName = operationStreamName(key);
     const [decisions, audit] = await Promise.all([
@@ -38,7 +39,7 @@ export class GetOperationHistoryHandler implements IQueryHandler<GetOperationHis
   }
 }
 
-function present(e: RecordedEvent) {
+function present(e: RecordedEvent): HistoryEventDto {
   return {
     type: e.type,
     streamName: e.streamName,

@@ -1,3 +1,4 @@
+import type { OperationStatusDto } from './status-answers.dto.js';
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../common/clock.js';
@@ -23,7 +24,7 @@ export class GetOperationStatusHandler implements IQueryHandler<GetOperationStat
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ operationId, caller, asOf }: GetOperationStatusQuery) {
+  async execute({ operationId, caller, asOf }: GetOperationStatusQuery): Promise<OperationStatusDto> {
     const key = await this.locator.keyOf(operationId, caller);
     const all = await this.store.read(operationStreamName(key));
     const events = all.filter(

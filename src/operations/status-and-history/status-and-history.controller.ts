@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { OperationHistoryDto, OperationStatusDto } from './status-answers.dto.js';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
@@ -21,7 +22,7 @@ export class StatusAndHistoryController {
 
   @Get()
   @ApiOperation({ summary: 'Status of one operation, folded from its stream' })
-  @ApiResponse({ status: 404, description: 'not-found' })
+  @ApiOkResponse({ type: OperationStatusDto })
   @RequireRole('auditor', 'operator', 'worker')
   @ApiQuery({
     name: 'asOf',
@@ -38,15 +39,18 @@ export class StatusAndHistoryController {
     @CurrentCaller() caller: Caller,
     @Query('asOf') asOf?: string,
     @Query('atRevision') atRevision?: string,
-  ) {
+  ): Promise<OperationStatusDto> {
     return this.queryBus.execute(new GetOperationStatusQuery(id, caller, parseAsOf(asOf, atRevision)));
   }
 
   @Get('history')
   @ApiOperation({ summary: 'Every event of the operation, in commit order' })
-  @ApiResponse({ status: 404, description: 'not-found' })
+  @ApiOkResponse({ type: OperationHistoryDto })
   @RequireRole('auditor', 'operator', 'worker')
-  history(@Param('operationId', operationIdPipe) id: string, @CurrentCaller() caller: Caller) {
+  history(
+    @Param('operationId', operationIdPipe) id: string,
+    @CurrentCaller() caller: Caller,
+  ): Promise<OperationHistoryDto> {
     return this.queryBus.execute(new GetOperationHistoryQuery(id, caller));
   }
 }

@@ -1,3 +1,4 @@
+import { ApiJsonProperty } from '../../common/openapi/json-value.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { Allow, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
@@ -12,7 +13,7 @@ export class CompleteStepPartDto {
   @IsString()
   name!: string;
 
-  @ApiPropertyOptional({ description: 'What the step produced (any JSON), kept in the stream' })
+  @ApiJsonProperty({ required: false, description: 'What the step produced (any JSON), kept in the stream' })
   @Allow()
   @Transform(({ obj }) => (obj as { outputs?: unknown }).outputs)
   outputs?: unknown;
@@ -29,7 +30,7 @@ export class ConfirmRequestDto extends FencedRequestDto {
   @MaxLength(1024)
   destinationRef?: string;
 
-  @ApiPropertyOptional({ description: 'Outcome details (any JSON), replayed to later claims' })
+  @ApiJsonProperty({ required: false, description: 'Outcome details (any JSON), replayed to later claims' })
   @Allow()
   @Transform(({ obj }) => (obj as { outputs?: unknown }).outputs)
   outputs?: unknown;

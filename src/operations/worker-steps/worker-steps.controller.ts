@@ -1,6 +1,9 @@
-import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
+import type { ProblemCode } from '../../common/problem-codes.js';
+import { WorkerAnswerDto } from './worker-answer.dto.js';
 import type { Response } from 'express';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
@@ -28,6 +31,10 @@ function stepName(step: string, field = 'step'): string {
   return step;
 }
 
+/** The 200 of a follow-up and the refusals it may answer. */
+const ApiWorkerAnswer = (...codes: ProblemCode[]) =>
+  applyDecorators(ApiOkResponse({ type: WorkerAnswerDto }), ApiProblems(...codes));
+
 /**
  * Fenced follow-ups of a claim (docs/api.md "Worker follow-ups"); role `worker`. Each answers 200 or a
  * problem; an operation of another tenant answers 404 `not-found`, exactly like an unknown id.
@@ -52,7 +59,7 @@ export class WorkerStepsController {
   @Post('steps/:step/start')
   @HttpCode(200)
   @ApiOperation({ summary: 'Record that a step starts; returns its provider idempotency key' })
-  @ApiResponse({ status: 409, description: 'stale-token / not-in-progress' })
+  @ApiWorkerAnswer('stale-token', 'not-in-progress')
   start(
     @Param('operationId', operationIdPipe) id: string,
     @Param('step') step: string,
@@ -73,6 +80,7 @@ export class WorkerStepsController {
   @Post('steps/:step/complete')
   @HttpCode(200)
   @ApiOperation({ summary: 'Record that a step completed, with its outputs' })
+  @ApiWorkerAnswer('stale-token', 'step-not-started', 'not-in-progress')
   complete(
     @Param('operationId', operationIdPipe) id: string,
     @Param('step') step: string,
@@ -96,7 +104,7 @@ export class WorkerStepsController {
     summary:
       'Confirm the effect with its destination reference (optionally completing a step in the same append)',
   })
-  @ApiResponse({ status: 409, description: 'stale-token / duplicate-effect / step-not-started' })
+  @ApiWorkerAnswer('stale-token', 'duplicate-effect', 'step-not-started', 'not-in-progress')
   confirm(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: ConfirmRequestDto,
@@ -122,7 +130,7 @@ export class WorkerStepsController {
   @Post('fail')
   @HttpCode(200)
   @ApiOperation({ summary: 'Report a failure, retryable or final' })
-  @ApiResponse({ status: 409, description: 'stale-token / outcome-uncertain' })
+  @ApiWorkerAnswer('stale-token', 'outcome-uncertain', 'not-in-progress')
   fail(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: FailRequestDto,
@@ -142,6 +150,7 @@ export class WorkerStepsController {
   @Post('release')
   @HttpCode(200)
   @ApiOperation({ summary: 'Give the operation back before any step started' })
+  @ApiWorkerAnswer('stale-token', 'outcome-uncertain', 'not-in-progress')
   release(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: ReleaseRequestDto,
@@ -160,6 +169,7 @@ export class WorkerStepsController {
   @Post('unknown')
   @HttpCode(200)
   @ApiOperation({ summary: 'Report that the outcome is unknown (e.g. a timeout after the call)' })
+  @ApiWorkerAnswer('stale-token', 'not-in-progress')
   unknown(
     @Param('operationId', operationIdPipe) id: string,
     @Body() body: UnknownRequestDto,

@@ -1,9 +1,11 @@
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
+import { ProjectionsListDto, ReadModelStatusDto } from './dto/read-model-answers.dto.js';
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ALL_TENANTS, type Caller, CurrentCaller, forbidden, RequireRole } from '../../auth/index.js';
 import { problem } from '../../common/problem.js';
 import { ProblemException } from '../../common/problem.exception.js';
-import { ProjectionRuntime, type ReadModelStatus } from '../projection-runtime.js';
+import { ProjectionRuntime } from '../projection-runtime.js';
 
 /**
  * A projector's status shows positions in the global log, when the last event of ANY tenant was
@@ -29,8 +31,8 @@ export class ProjectionsAdminController {
   @Get()
   @RequireRole('operator', 'admin', 'auditor')
   @ApiOperation({ summary: 'Projector status of every read model (keys for all tenants only)' })
-  @ApiResponse({ status: 403, description: 'forbidden: a key bound to one tenant' })
-  async list(@CurrentCaller() caller: Caller): Promise<{ projections: ReadModelStatus[] }> {
+  @ApiOkResponse({ type: ProjectionsListDto })
+  async list(@CurrentCaller() caller: Caller): Promise<ProjectionsListDto> {
     assertAllTenants(caller);
     return { projections: await this.runtime.status() };
   }
@@ -38,9 +40,9 @@ export class ProjectionsAdminController {
   @Get(':name')
   @RequireRole('operator', 'admin', 'auditor')
   @ApiOperation({ summary: 'Projector status of one read model' })
-  @ApiResponse({ status: 403, description: 'forbidden: a key bound to one tenant' })
-  @ApiResponse({ status: 404, description: 'not-found' })
-  async one(@Param('name') name: string, @CurrentCaller() caller: Caller): Promise<ReadModelStatus> {
+  @ApiOkResponse({ type: ReadModelStatusDto })
+  @ApiProblems('not-found')
+  async one(@Param('name') name: string, @CurrentCaller() caller: Caller): Promise<ReadModelStatusDto> {
     assertAllTenants(caller);
     this.known(name);
     return (await this.runtime.status()).find((s) => s.name === name)!;
@@ -50,15 +52,12 @@ export class ProjectionsAdminController {
   @HttpCode(202)
   @RequireRole('operator', 'admin')
   @ApiOperation({ summary: 'Rebuild a read model from zero, online; returns at once (202) with its status' })
-  @ApiResponse({
-    status: 202,
+  @ApiAcceptedResponse({
+    type: ReadModelStatusDto,
     description: 'rebuild started (or already running): poll GET /v1/projections/{name}',
   })
-  @ApiResponse({
-    status: 403,
-    description: 'forbidden: a key bound to one tenant cannot rebuild shared tables',
-  })
-  async rebuild(@Param('name') name: string, @CurrentCaller() caller: Caller): Promise<ReadModelStatus> {
+  @ApiProblems('not-found')
+  async rebuild(@Param('name') name: string, @CurrentCaller() caller: Caller): Promise<ReadModelStatusDto> {
     this.known(name);
     if (caller.tenant !== ALL_TENANTS) {
       throw forbidden(

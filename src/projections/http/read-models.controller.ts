@@ -1,5 +1,7 @@
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
+import { ConflictsDto, MetricsDto, ReviewQueueDto, StatusListDto } from './dto/read-model-answers.dto.js';
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Caller, CurrentCaller, RequireRole } from '../../auth/index.js';
 import { CLOCK, type Clock } from '../../operations/core/clock.js';
 import { queryConflicts } from '../conflicts/conflicts-queries.js';
@@ -39,12 +41,13 @@ export class ReadModelsController {
   @Get('operations')
   @RequireRole('auditor', 'operator')
   @ApiOperation({ summary: 'Status view: one row per operation, filtered, newest change first' })
-  @ApiResponse({ status: 200, description: '{ tenant, checkpoint, lag, items, nextCursor }' })
+  @ApiOkResponse({ type: StatusListDto })
+  @ApiProblems('forbidden-tenant')
   async operations(
     @Param('tenant') tenant: string,
     @Query() q: ListOperationsQueryDto,
     @CurrentCaller() caller: Caller,
-  ) {
+  ): Promise<StatusListDto> {
     readableTenant(caller, tenant);
     const freshness = await this.runtime.freshnessOf('operations');
     const after = decodeCursor(q.cursor, 1)?.[0];
@@ -72,11 +75,13 @@ export class ReadModelsController {
   @ApiOperation({
     summary: 'Operations awaiting a human, oldest first, with age, steps, keys and lease history',
   })
+  @ApiOkResponse({ type: ReviewQueueDto })
+  @ApiProblems('forbidden-tenant')
   async reviewQueue(
     @Param('tenant') tenant: string,
     @Query() q: ReviewQueueQueryDto,
     @CurrentCaller() caller: Caller,
-  ) {
+  ): Promise<ReviewQueueDto> {
     readableTenant(caller, tenant);
     const freshness = await this.runtime.freshnessOf('operations');
     const after = decodeCursor(q.cursor, 3);
@@ -102,11 +107,13 @@ export class ReadModelsController {
   @Get('conflicts')
   @RequireRole('auditor', 'operator')
   @ApiOperation({ summary: 'Payload conflicts: key, both fingerprints, when, worker, field-level diff' })
+  @ApiOkResponse({ type: ConflictsDto })
+  @ApiProblems('forbidden-tenant')
   async conflicts(
     @Param('tenant') tenant: string,
     @Query() q: ConflictsQueryDto,
     @CurrentCaller() caller: Caller,
-  ) {
+  ): Promise<ConflictsDto> {
     readableTenant(caller, tenant);
     const freshness = await this.runtime.freshnessOf('conflicts');
     const after = decodeCursor(q.cursor, 1)?.[0];
@@ -128,11 +135,13 @@ export class ReadModelsController {
   @Get('metrics')
   @RequireRole('auditor', 'operator')
   @ApiOperation({ summary: 'Duplicate-prevented counters per action and hour/day bucket, with totals' })
+  @ApiOkResponse({ type: MetricsDto })
+  @ApiProblems('forbidden-tenant')
   async metrics(
     @Param('tenant') tenant: string,
     @Query() q: MetricsQueryDto,
     @CurrentCaller() caller: Caller,
-  ) {
+  ): Promise<MetricsDto> {
     readableTenant(caller, tenant);
     const freshness = await this.runtime.freshnessOf('metrics');
     const scope = { tenant, bucket: q.bucket ?? 'day', action: q.action, from: q.from, to: q.to } as const;

@@ -1,5 +1,14 @@
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
+import { ReconciliationReportDto } from './dto/read-model-answers.dto.js';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiOkResponse,
+  getSchemaPath,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { type Caller, CurrentCaller, RequireRole } from '../../auth/index.js';
 import { validationProblem } from '../../common/validation.js';
@@ -34,6 +43,16 @@ export class ReconciliationController {
   @RequireRole('auditor', 'operator')
   @ApiOperation({ summary: 'Reconciliation report: operations vs destination outcomes (JSON or CSV)' })
   @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({
+    description:
+      'format=json: the report; format=csv: every matching operation as text/csv (X-Ledger-* headers)',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(ReconciliationReportDto) } },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  })
+  @ApiExtraModels(ReconciliationReportDto)
+  @ApiProblems('forbidden-tenant')
   async report(
     @Param('tenant') tenant: string,
     @Query() q: ReconciliationQueryDto,
@@ -85,6 +104,6 @@ export class ReconciliationController {
       byAction,
       items: page.lines,
       nextCursor: page.last === null ? null : encodeCursor(page.last),
-    });
+    } satisfies ReconciliationReportDto);
   }
 }

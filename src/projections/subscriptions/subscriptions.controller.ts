@@ -1,5 +1,7 @@
+import { ApiEventStream } from '../../common/openapi/api-event-stream.decorator.js';
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { type Caller, CurrentCaller, RequireRole, SseConnectionLimiter } from '../../auth/index.js';
 import { ApiKeyService } from '../../auth/api-key.service.js';
@@ -46,8 +48,9 @@ export class SubscriptionsController {
   @ApiOperation({
     summary: 'Status changes (SSE `operation` events), filtered by state, action, source, subject prefix',
   })
-  @ApiProduces('text/event-stream')
+  @ApiEventStream('`operation` events, each a status row as GET …/operations lists it')
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id' })
+  @ApiProblems('forbidden-tenant')
   operations(
     @Param('tenant') tenant: string,
     @Query() q: OperationChangesQueryDto,
@@ -64,8 +67,9 @@ export class SubscriptionsController {
   @ApiOperation({
     summary: 'Review-queue changes (SSE `review` events: added, updated, removed), by reason and action',
   })
-  @ApiProduces('text/event-stream')
+  @ApiEventStream('`review` events { change: added | updated | removed, … } of review-queue items')
   @ApiHeader({ name: 'Last-Event-ID', required: false })
+  @ApiProblems('forbidden-tenant')
   reviewQueue(
     @Param('tenant') tenant: string,
     @Query() q: ReviewChangesQueryDto,
@@ -88,8 +92,9 @@ export class SubscriptionsController {
   @Get('metrics/changes')
   @RequireRole('auditor', 'operator')
   @ApiOperation({ summary: 'Metrics updates (SSE `metrics` events with the new hour and day counters)' })
-  @ApiProduces('text/event-stream')
+  @ApiEventStream('`metrics` events with the new hour and day counters')
   @ApiHeader({ name: 'Last-Event-ID', required: false })
+  @ApiProblems('forbidden-tenant')
   metrics(
     @Param('tenant') tenant: string,
     @Query() q: SubscriptionQueryDto,
@@ -103,8 +108,9 @@ export class SubscriptionsController {
   @Get('conflicts/changes')
   @RequireRole('auditor', 'operator')
   @ApiOperation({ summary: 'New payload conflicts (SSE `conflict` events)' })
-  @ApiProduces('text/event-stream')
+  @ApiEventStream('`conflict` events, each a conflict as GET …/conflicts lists it')
   @ApiHeader({ name: 'Last-Event-ID', required: false })
+  @ApiProblems('forbidden-tenant')
   conflicts(
     @Param('tenant') tenant: string,
     @Query() q: SubscriptionQueryDto,

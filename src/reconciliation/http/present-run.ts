@@ -1,3 +1,4 @@
+import type { ReconciliationRunDto } from './run-answers.dto.js';
 import type { ReconciliationRun } from '../run.js';
 
 /**
@@ -5,7 +6,7 @@ import type { ReconciliationRun } from '../run.js';
  * status view checkpoint its snapshot reflects, the totals (only once `completed`), the error
  * (`failed`), who started it (the key's name) and links to its items.
  */
-export function presentRun(run: ReconciliationRun) {
+export function presentRun(run: ReconciliationRun): ReconciliationRunDto {
   const base = `/v1/tenants/${encodeURIComponent(run.tenant)}/reconciliations/${run.id}`;
   return {
     id: run.id,

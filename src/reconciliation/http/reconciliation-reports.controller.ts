@@ -1,5 +1,14 @@
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
+import { ReconciliationItemsDto, ReconciliationRunDto, ReconciliationRunListDto } from './run-answers.dto.js';
 import type { Response } from 'express';
 import { CurrentCaller, RequireRole, type Caller } from '../../auth/index.js';
 import { problem } from '../../common/problem.js';
@@ -49,7 +58,13 @@ export class ReconciliationReportsController {
   @Get()
   @RequireRole('auditor', 'operator')
   @ApiOperation({ summary: 'The latest reconciliations of the tenant, newest first' })
-  async list(@Param('tenant') tenant: string, @Query() q: ListRunsQueryDto, @CurrentCaller() caller: Caller) {
+  @ApiOkResponse({ type: ReconciliationRunListDto })
+  @ApiProblems('forbidden-tenant')
+  async list(
+    @Param('tenant') tenant: string,
+    @Query() q: ListRunsQueryDto,
+    @CurrentCaller() caller: Caller,
+  ): Promise<ReconciliationRunListDto> {
     readableTenant(caller, tenant);
     const runs = await runStore.latest(this.sql, tenant, q.limit ?? 20);
     return { tenant, items: runs.map(presentRun) };
@@ -58,11 +73,13 @@ export class ReconciliationReportsController {
   @Get(':id')
   @RequireRole('auditor', 'operator')
   @ApiOperation({ summary: 'A reconciliation: status, phase, progress, and totals once completed' })
+  @ApiOkResponse({ type: ReconciliationRunDto })
+  @ApiProblems('forbidden-tenant', 'not-found')
   async get(
     @Param('tenant') tenant: string,
     @Param('id', runIdPipe) id: string,
     @CurrentCaller() caller: Caller,
-  ) {
+  ): Promise<ReconciliationRunDto> {
     readableTenant(caller, tenant);
     const run = await runStore.get(this.sql, tenant, id);
     if (!run) throw runNotFound(id);
@@ -73,7 +90,15 @@ export class ReconciliationReportsController {
   @RequireRole('auditor', 'operator')
   @ApiProduces('application/json', 'text/csv')
   @ApiOperation({ summary: "A completed reconciliation's items, paged and filtered by category, or as CSV" })
-  @ApiResponse({ status: 409, description: 'reconciliation-not-complete / reconciliation-failed' })
+  @ApiOkResponse({
+    description: 'format=json: a page of items; format=csv: every item as text/csv',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(ReconciliationItemsDto) } },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  })
+  @ApiExtraModels(ReconciliationItemsDto)
+  @ApiProblems('forbidden-tenant', 'not-found', 'reconciliation-not-complete', 'reconciliation-failed')
   async items(
     @Param('tenant') tenant: string,
     @Param('id', runIdPipe) id: string,
@@ -123,6 +148,6 @@ export class ReconciliationReportsController {
       totals: run.totals,
       items: page.items,
       nextCursor: page.lastSeq === null ? null : encodeCursor([String(page.lastSeq)]),
-    });
+    } satisfies ReconciliationItemsDto);
   }
 }

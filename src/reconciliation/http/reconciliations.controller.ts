@@ -1,5 +1,7 @@
 import { Controller, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
+import { ReconciliationRunDto } from './run-answers.dto.js';
 import type { Request, Response } from 'express';
 import { CurrentCaller, RequireRole, type Caller } from '../../auth/index.js';
 import { readableTenant } from '../../projections/http/tenant-param.js';
@@ -23,17 +25,24 @@ export class ReconciliationsController {
   @RequireRole('operator', 'auditor')
   @ApiConsumes('text/csv', 'application/x-ndjson')
   @ApiOperation({ summary: 'Upload a destination export and start a reconciliation (202 with its id)' })
-  @ApiResponse({ status: 202, description: 'queued (or awaiting_source); poll Location' })
-  @ApiResponse({ status: 413, description: 'payload-too-large' })
-  @ApiResponse({ status: 415, description: 'unsupported-media-type' })
-  @ApiResponse({ status: 422, description: 'invalid-upload: rows named rows[line].column' })
+  @ApiAcceptedResponse({
+    type: ReconciliationRunDto,
+    description: 'queued (or awaiting_source); poll Location',
+  })
+  @ApiProblems(
+    'validation',
+    'forbidden-tenant',
+    'payload-too-large',
+    'unsupported-media-type',
+    'invalid-upload',
+  )
   async create(
     @Param('tenant') tenant: string,
     @Query() q: CreateReconciliationQueryDto,
     @CurrentCaller() caller: Caller,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ) {
+  ): Promise<ReconciliationRunDto> {
     readableTenant(caller, tenant);
     const run = presentRun(await this.service.create(tenant, q, caller, req));
     res.setHeader('Location', run.links.self);
@@ -45,7 +54,16 @@ export class ReconciliationsController {
   @RequireRole('operator', 'auditor')
   @ApiConsumes('text/csv', 'application/x-ndjson')
   @ApiOperation({ summary: 'Upload the source intents of a run created with awaitSource=true; queues it' })
-  @ApiResponse({ status: 409, description: 'not-awaiting-source' })
+  @ApiAcceptedResponse({ type: ReconciliationRunDto, description: 'queued; poll Location' })
+  @ApiProblems(
+    'validation',
+    'forbidden-tenant',
+    'not-found',
+    'not-awaiting-source',
+    'payload-too-large',
+    'unsupported-media-type',
+    'invalid-upload',
+  )
   async source(
     @Param('tenant') tenant: string,
     @Param('id', runIdPipe) id: string,
@@ -53,7 +71,7 @@ export class ReconciliationsController {
     @CurrentCaller() caller: Caller,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ) {
+  ): Promise<ReconciliationRunDto> {
     readableTenant(caller, tenant);
     const run = presentRun(await this.service.uploadSource(tenant, id, q, req));
     res.setHeader('Location', run.links.self);

@@ -1,0 +1,31 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** Every state an operation can be in (docs/api.md "States"). */
+export const OPERATION_STATES = [
+  'awaiting_approval',
+  'approved',
+  'rejected',
+  'in_progress',
+  'confirmed',
+  'failed',
+  'released',
+  'unknown',
+  'abandoned',
+] as const;
+
+/** 200 of a fenced worker follow-up (docs/api.md "Worker follow-ups"). */
+export class WorkerAnswerDto {
+  @ApiProperty({ format: 'uuid' })
+  operationId!: string;
+
+  @ApiProperty({ enum: OPERATION_STATES, description: 'The state after the command' })
+  state!: string;
+
+  @ApiPropertyOptional({
+    description: 'steps/{step}/start only: the key to send the provider (the same in every attempt)',
+  })
+  providerIdempotencyKey?: string;
+
+  @ApiProperty({ description: 'true: the same command was already recorded; nothing new was written' })
+  alreadyRecorded!: boolean;
+}
