@@ -7,7 +7,7 @@ import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
 import { ConfigError, loadConfig } from './config/ledger-config.js';
 import { createLedgerApp } from './create-ledger-app.js';
 import { ledgerNestLogger } from './observability/index.js';
-import { PortUnavailableError, reservePort } from './process/reserve-port.js';
+import { LISTEN_BACKLOG, PortUnavailableError, reservePort } from './process/reserve-port.js';
 import { stopOnSignals } from './process/stop-on-signals.js';
 
 /**
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   }
   // Node's server.listen(handle): the HTTP server takes over the socket bound above, then serves
   // the connections that arrived while the application was being built.
-  await app.listen(reserved.server as never);
+  await app.listen(reserved.server as never, LISTEN_BACKLOG as never);
   reserved.handOver(app.getHttpServer());
   const { port } = app.getHttpServer().address() as AddressInfo;
   const where =

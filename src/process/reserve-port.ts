@@ -15,6 +15,14 @@ export class PortUnavailableError extends Error {
   }
 }
 
+/**
+ * Length of the listen socket's accept queue (the kernel caps it at `net.core.somaxconn`, 4096 on
+ * current Linux). Node's default, 511, overflows when many clients connect at once while the event
+ * loop is busy: the kernel then drops their handshakes, and one not accepted within the SYN-ACK
+ * retries (about a minute) is answered with a reset — `fetch failed … ECONNRESET` in the client.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** A port bound before the application exists; {@link ReservedPort.handOver} gives it to the HTTP server. */
 export interface ReservedPort {
   /** The server holding the bound socket (`address()` tells the port when 0 was asked). */
@@ -29,7 +37,9 @@ export interface ReservedPort {
 
 /**
  * Binds `host:port` before anything else starts, so a ledger whose port is taken fails at once
- * and creates nothing (no database, no admin key). Pass `reserved.server` to `app.listen(…)`
+ * and creates nothing (no database, no admin key). Pass `reserved.server` to
+ * `app.listen(reserved.server, LISTEN_BACKLOG)` (the backlog again: taking over a handle listens
+ * on it anew, with Node's default unless one is given)
  * (Node's `server.listen(handle)`, which takes over the same socket, so no other process can take
  * the port in between), then call `reserved.handOver(httpServer)`. Connections that arrive while
  * the application boots are accepted paused and held until then — never left unanswered.
@@ -69,6 +79,8 @@ export function reservePort(host: string, port: number): Promise<ReservedPort> {
       }
     };
     // exclusive: a cluster worker must not share a port it believes is its own.
-    server.listen({ host, port, exclusive: true }, () => resolve({ server, handOver }));
+    server.listen({ host, port, exclusive: true, backlog: LISTEN_BACKLOG }, () =>
+      resolve({ server, handOver }),
+    );
   });
 }

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONFIG, type LedgerConfig, type StoreKind } from '../../src/config/ledger-config.js';
 import { createLedgerApp } from '../../src/create-ledger-app.js';
+import { LISTEN_BACKLOG, reservePort } from '../../src/process/reserve-port.js';
 import { createAppApiKey } from '../../src/auth/create-app-api-key.js';
 import type { IssuedApiKey } from '../../src/auth/api-key.js';
 import type { TenantScope } from '../../src/auth/caller.js';
@@ -87,7 +88,10 @@ export async function startTestLedger(
     logger: process.env.LEDGER_TEST_LOG ? ['error', 'warn'] : false,
   });
   try {
-    await app.listen(0, '127.0.0.1');
+    // as src/main.ts listens: a bound socket with a deep accept queue (LISTEN_BACKLOG)
+    const reserved = await reservePort('127.0.0.1', 0);
+    await app.listen(reserved.server as never, LISTEN_BACKLOG as never);
+    reserved.handOver(app.getHttpServer());
   } catch (err) {
     // A start-up that fails (e.g. an invalid policy file) must not leave the store open.
     await app.close().catch(() => undefined);
