@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { eventStoreConnectionStringProblem } from './eventstore-connection-string.js';
+import { parsePostgresUrl, PostgresUrlError } from './postgres-url.js';
 
 /**
  * Where events are stored. `pglite` is the embedded default; `postgres` a PostgreSQL server;
@@ -156,6 +157,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
   }
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  if (databaseUrl) {
+    try {
+      parsePostgresUrl(databaseUrl); // several hosts and target_session_attrs: docs/production-ha.md
+    } catch (error) {
+      if (error instanceof PostgresUrlError) throw new ConfigError(`DATABASE_URL ${error.message}`);
+      throw error;
+    }
   }
   const eventStoreConnectionString =
     store === 'eventstoredb' ? env.EVENTSTORE_CONNECTION_STRING?.trim() || null : null;

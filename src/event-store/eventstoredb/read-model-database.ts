@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { LedgerConfig } from '../../config/ledger-config.js';
+import { pgConnectionSettings } from '../postgres/pg-host-target.js';
 import { PgPoolExecutor } from '../postgres/pg-pool-executor.js';
 import { lockDataDir } from '../postgres/data-dir-lock.js';
 import { PgliteExecutor } from '../postgres/pglite-executor.js';
@@ -28,7 +29,7 @@ export interface ReadModelDatabase {
 export async function openReadModelDatabase(config: LedgerConfig): Promise<ReadModelDatabase> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({
-      connectionString: config.databaseUrl,
+      ...pgConnectionSettings(config.databaseUrl, { connectionTimeoutMillis: 5000 }),
       max: config.poolSize,
       statement_timeout: config.storeTimeoutMs,
       query_timeout: config.storeTimeoutMs + 5000,

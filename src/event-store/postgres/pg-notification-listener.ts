@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { newSession } from './pg-host-target.js';
 
 /** Options of {@link PgNotificationListener}. Durations in milliseconds. */
 export interface PgNotificationListenerOptions {
@@ -48,7 +49,7 @@ export class PgNotificationListener {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({
+    const client = newSession({
       ...this.options.connection,
       application_name: `${this.options.connection.application_name ?? 'operation-ledger'}:listen`,
       keepAlive: true,

@@ -3,6 +3,7 @@ import { installEventStoreSchema } from '../sql/event-store-schema.js';
 import { APPENDED_CHANNEL, NOTIFY_APPENDED } from '../sql/statements/notify-appended.js';
 import type { GroupCommitOptions } from '../group-commit.js';
 import { SqlEventStore } from '../sql-event-store.js';
+import { pgConnectionSettings } from './pg-host-target.js';
 import { PgNotificationListener } from './pg-notification-listener.js';
 import { PgPoolExecutor } from './pg-pool-executor.js';
 import { toUnavailableError } from './unavailable-error.js';
@@ -116,14 +117,19 @@ export class PostgresEventStore extends SqlEventStore {
   static async open(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
     const statementTimeout = options.statementTimeoutMs ?? 5000;
     const connectionTimeout = options.connectionTimeoutMs ?? 5000;
+    const applicationName = options.applicationName ?? 'operation-ledger';
     const pool = new pg.Pool({
-      connectionString: options.connectionString,
+      // Several hosts and target_session_attrs (docs/production-ha.md): pg-host-target.ts.
+      ...pgConnectionSettings(options.connectionString, {
+        connectionTimeoutMillis: connectionTimeout,
+        application_name: applicationName,
+      }),
       max: options.poolSize ?? 10,
       statement_timeout: statementTimeout,
       query_timeout: statementTimeout + connectionTimeout,
       connectionTimeoutMillis: connectionTimeout,
       idleTimeoutMillis: options.idleTimeoutMs ?? 10_000,
-      application_name: options.applicationName ?? 'operation-ledger',
+      application_name: applicationName,
       // JIT compiles plans whose estimated cost is high; the set-based append's generic plan
       // crosses jit_above_cost on a few thousand events and then spent ~60 ms per call compiling
       // (auto_explain on the claim benchmark). Short OLTP statements never gain from it.

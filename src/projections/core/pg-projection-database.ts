@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { newSession } from '../../event-store/postgres/pg-host-target.js';
 import type { SqlExecutor, SqlQueryable } from '../../event-store/sql-executor.js';
 import { ListenerSet } from './listener-set.js';
 import { CHANGES_CHANNEL, type ProjectionDatabase, type ProjectionLock } from './projection-database.js';
@@ -135,7 +136,7 @@ export class PgProjectionDatabase implements ProjectionDatabase {
 
   private async connect(): Promise<Session | null> {
     if (this.closed) return null;
-    const client = new pg.Client({
+    const client = newSession({
       ...this.connection,
       application_name: `${this.connection.application_name ?? 'operation-ledger'}:projector`,
       keepAlive: true,
