@@ -58,6 +58,7 @@ export async function createLedgerApp(
   );
   app.disable('x-powered-by');
   configureHttpServer(app, config);
+  limitSlowRequests(app.getHttpServer() as Server, config.requestTimeoutMs);
   app.use(requestObservability(options.logger)); // correlation, X-Request-Id, request log: first
   app.use(httpMetricsMiddleware(app.get(LedgerMetrics)));
   app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
@@ -93,6 +94,21 @@ function configureHttpServer(app: NestExpressApplication, config: LedgerConfig):
     res.setHeader('Keep-Alive', advertised);
     next();
   });
+}
+
+/**
+ * Bounds how long one request may take to arrive (slowloris): `requestTimeout` for headers and
+ * body, `headersTimeout` for the headers (≤ 10 s), checked every second instead of Node's 30 s
+ * (`connectionsCheckingInterval` is read when the server starts listening). Node answers 408 and
+ * closes. Responses are not bounded: live subscriptions stay open.
+ */
+function limitSlowRequests(server: Server, requestTimeoutMs: number): void {
+  server.requestTimeout = requestTimeoutMs;
+  server.headersTimeout = Math.min(10_000, requestTimeoutMs);
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
+    1000,
+    requestTimeoutMs,
+  );
 }
 
 /**

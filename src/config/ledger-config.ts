@@ -43,6 +43,11 @@ export interface LedgerConfig {
   readonly maxConcurrencyRetries: number;
   /** Store call timeout, ms (statement_timeout on PostgreSQL). */
   readonly storeTimeoutMs: number;
+  /**
+   * Longest time to receive one request (headers and body), ms; slower clients get 408 and are
+   * disconnected (Node `server.requestTimeout`; headers alone get at most 10 s of it).
+   */
+  readonly requestTimeoutMs: number;
   /** API key authentication; `disabled` only binds to loopback (src/auth). */
   readonly auth: AuthMode;
   /** A token `olk_<id>_<secret>` to install as the admin `*` key at start-up (LEDGER_ADMIN_TOKEN). */
@@ -103,6 +108,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   maxPayloadBytes: 256 * 1024,
   maxConcurrencyRetries: 8,
   storeTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
   auth: 'enabled',
   adminToken: null,
   rateLimitPerKey: 2000,
@@ -137,7 +143,7 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
  * in LEDGER_DATA_DIR), EVENTSTORE_CONNECTION_STRING (required for eventstoredb; README "Running on EventStoreDB"),
  * LEDGER_POOL_SIZE, HOST (default 127.0.0.1), PORT (3000),
  * LEDGER_MAX_BODY_BYTES, LEDGER_MAX_BATCH_BODY_BYTES, LEDGER_MAX_PAYLOAD_BYTES,
- * LEDGER_MAX_CONCURRENCY_RETRIES, LEDGER_STORE_TIMEOUT_MS; security (README "Security"):
+ * LEDGER_MAX_CONCURRENCY_RETRIES, LEDGER_STORE_TIMEOUT_MS, LEDGER_REQUEST_TIMEOUT_MS; security (README "Security"):
  * LEDGER_AUTH (enabled|disabled; disabled requires a loopback HOST), LEDGER_ADMIN_TOKEN,
  * LEDGER_RATE_LIMIT (requests per key and window, 0 = off), LEDGER_RATE_LIMIT_WINDOW_MS,
  * LEDGER_MAX_SSE_PER_KEY, LEDGER_AUTH_CACHE_MS; projections: LEDGER_PROJECTOR (on|off, default on),
@@ -219,6 +225,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
       100,
     ),
     storeTimeoutMs: intVar(env, 'LEDGER_STORE_TIMEOUT_MS', DEFAULT_CONFIG.storeTimeoutMs, 100, 600_000),
+    requestTimeoutMs: intVar(
+      env,
+      'LEDGER_REQUEST_TIMEOUT_MS',
+      DEFAULT_CONFIG.requestTimeoutMs,
+      1000,
+      3_600_000,
+    ),
     auth,
     adminToken,
     rateLimitPerKey: intVar(env, 'LEDGER_RATE_LIMIT', DEFAULT_CONFIG.rateLimitPerKey, 0, 1_000_000),
