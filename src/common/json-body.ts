@@ -85,6 +85,9 @@ function reservedMemberPaths(value: unknown): string[] {
   return found;
 }
 
+/** Marks a request whose body {@link exactJsonBody} already parsed. */
+const PARSED = Symbol('exactJsonBodyParsed');
+
 /**
  * A request body that was sent but not read because its `content-type` is missing or not JSON.
  * The JSON routes refuse it ({@link refuseUnreadBody}, 415 naming the header); routes that stream
@@ -125,8 +128,13 @@ function hasBody(req: Request): boolean {
 export function exactJsonBody(limitBytes: number): RequestHandler[] {
   const text = express.text({ type: ['application/json', 'application/*+json'], limit: limitBytes });
   const parseBody = (req: Request, _res: Response, next: NextFunction) => {
+    // A route with its own limit (the batch) runs this twice: parse once, or a JSON string body
+    // holding JSON would be parsed again into an object (and `null` crashed Object.keys).
+    if ((req as { [PARSED]?: true })[PARSED]) return next();
+    (req as { [PARSED]?: true })[PARSED] = true;
     if (typeof req.body !== 'string') {
-      if (req.body === undefined || (typeof req.body === 'object' && Object.keys(req.body).length === 0)) {
+      const empty = typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0;
+      if (req.body === undefined || empty) {
         const type = req.headers['content-type'];
         req.body = hasBody(req)
           ? new UnreadBody(type ? type.split(';')[0]!.trim().toLowerCase() : null)
