@@ -1,0 +1,259 @@
+// Every-route fuzz (issue "Reliability round two", item 7): requests generated from the OpenAPI
+// document at /docs-json over ALL its routes — wrong types, missing and extra fields, huge strings,
+// unicode edges, numbers like 1e309 and -0, odd path parameters, raw non-JSON bodies, duplicated
+// query parameters, every kind of key. Properties: never a 5xx, and a refused request changes
+// nothing (the event log, API keys and reconciliations are compared around every batch).
+// LEDGER_FUZZ_REQUESTS sets the count (10 000 here; `npm run fuzz` sends 100 000).
+import fc from 'fast-check';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
+import { SQL_EXECUTOR } from '../../src/event-store/sql-executor.token.js';
+import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
+import {
+  anyValue,
+  nastyString,
+  rawBodies,
+  RawNumber,
+  toJsonText,
+  unicodeEdge,
+  valueFor,
+} from './fuzz-values.js';
+import { routesOf, type Route } from './openapi-routes.js';
+
+const REQUESTS = Number(process.env['LEDGER_FUZZ_REQUESTS'] ?? 10_000);
+const BATCH = 10;
+/** Refusals that must leave everything as it was. 409/422 may record an audit event (a prevented duplicate). */
+const REFUSED = new Set([400, 401, 403, 404, 405, 406, 411, 413, 414, 415, 429, 431]);
+
+let ledger: TestLedger;
+let sql: SqlExecutor;
+let routes: Route[];
+const tokens: Record<string, string> = {};
+const operationIds: string[] = [];
+const sacrificialKeyIds: string[] = [];
+const statuses = new Map<string, Map<number, number>>();
+let sent = 0;
+let checkedBatches = 0;
+
+beforeAll(async () => {
+  ledger = await startTestLedger('pglite');
+  sql = ledger.app.get<SqlExecutor>(SQL_EXECUTOR);
+  tokens['root'] = ledger.rootToken;
+  for (const [name, tenant, roles] of [
+    ['acmeWorker', 'acme', ['worker']],
+    ['acmeOperator', 'acme', ['operator', 'auditor']],
+    ['globexAdmin', 'globex', ['admin']],
+    ['starAuditor', '*', ['auditor']],
+  ] as const) {
+    tokens[name] = (await ledger.createKey({ tenant, roles: [...roles], name })).token;
+  }
+  for (let i = 0; i < 3; i++) {
+    sacrificialKeyIds.push((await ledger.createKey({ tenant: 'acme', roles: ['worker'] })).key.id);
+  }
+  const worker = ledger.client.as(tokens['acmeWorker']);
+  for (const subject of ['open', 'done', 'stepped']) {
+    const claim = await worker.claim(
+      { tenant: 'acme', source: 'fuzz', action: 'invoice.create', subject },
+      { subject },
+    );
+    operationIds.push(claim.body.operationId);
+    if (subject === 'done')
+      await worker.op(claim.body.operationId, 'confirm', { fencingToken: 1, destinationRef: 'R-1' });
+    if (subject === 'stepped')
+      await worker.op(claim.body.operationId, 'steps/charge/start', { fencingToken: 1 });
+  }
+  routes = routesOf((await ledger.client.get('/docs-json')).body);
+}, 60_000);
+afterAll(() => ledger.close());
+
+interface Snapshot {
+  decision: number;
+  audit: number;
+  keys: string;
+  reconciliations: number;
+}
+
+async function snapshot(): Promise<Snapshot> {
+  const { rows } = await sql.query<Snapshot>(
+    `select (select count(*) from ledger_events where stream_name not like 'audit-%')::int as decision,
+            (select count(*) from ledger_events where stream_name like 'audit-%')::int as audit,
+            (select coalesce(md5(string_agg(key_id || secret_hash || coalesce(revoked_at::text, '') || roles::text,
+                   ',' order by key_id)), '') from ledger_api_keys) as keys,
+            (select count(*) from ledger_reconciliations)::int as reconciliations`,
+  );
+  return rows[0]!;
+}
+
+const pathValue: Record<string, fc.Arbitrary<string>> = {
+  operationId: fc.oneof(
+    fc.constantFrom(...['open', 'done', 'stepped'].map((_, i) => i)).map((i) => operationIds[i]!),
+    fc.uuid(),
+  ),
+  tenant: fc.constantFrom('acme', 'globex', '*', 'ACME', 'initech'),
+  keyId: fc.oneof(
+    fc.constantFrom(0, 1, 2).map((i) => sacrificialKeyIds[i]!),
+    fc.constant(randomBytes(12).toString('hex')),
+  ),
+  name: fc.constantFrom('operations', 'metrics', 'conflicts', 'nope'),
+  action: fc.constantFrom('invoice.create', 'ticket.open'),
+  step: fc.constantFrom('charge', 'fetch'),
+  id: fc.constant(randomUUID()),
+};
+
+/** encodeURIComponent of a string whose lone surrogates became U+FFFD (a URL carries bytes). */
+const enc = (s: string) => encodeURIComponent(s.replace(/\p{Cs}/gu, '\ufffd'));
+
+const oddPath = fc.oneof(
+  nastyString,
+  unicodeEdge,
+  fc.constantFrom(
+    '..',
+    '.',
+    '%',
+    '%zz',
+    '%ED%A0%80',
+    '%C0%AF',
+    '%FF',
+    '-0',
+    '1e309',
+    'NaN',
+    '\u0000',
+    ' ',
+    'x'.repeat(3000),
+  ),
+);
+
+/** Everything needed to send one request. */
+interface FuzzRequest {
+  readonly route: Route;
+  readonly url: string;
+  readonly init: RequestInit;
+}
+
+function requestFor(route: Route): fc.Arbitrary<FuzzRequest> {
+  const params = fc.tuple(
+    ...route.pathParams.map((p) =>
+      fc.oneof(
+        { weight: 4, arbitrary: (pathValue[p] ?? fc.constant('x')).map(enc) },
+        { weight: 2, arbitrary: oddPath.map(enc) },
+        { weight: 1, arbitrary: oddPath },
+      ),
+    ),
+  );
+  const query = fc.array(
+    fc.oneof(
+      ...route.query.map((q) =>
+        fc.tuple(
+          fc.constant(q.name),
+          valueFor(q.schema).map((v) =>
+            v instanceof RawNumber ? v.text : typeof v === 'string' ? v : (JSON.stringify(v) ?? ''),
+          ),
+        ),
+      ),
+      fc.tuple(fc.constantFrom('unknown', 'limit', 'cursor', '__proto__'), fc.string({ maxLength: 8 })),
+    ),
+    { maxLength: 4 },
+  );
+  const body = route.body
+    ? fc.oneof(
+        { weight: 8, arbitrary: valueFor(route.body).map(toJsonText) },
+        { weight: 1, arbitrary: rawBodies },
+      )
+    : fc.oneof(
+        { weight: 6, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: rawBodies },
+        { weight: 1, arbitrary: anyValue.map(toJsonText) },
+      );
+  const token = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...Object.keys(tokens)).map((k) => tokens[k]!) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('', 'olk_x', `olk_${'0'.repeat(24)}_${'A'.repeat(43)}`, 'Bearer'),
+    },
+  );
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/json',
+    'application/json',
+    'text/plain',
+    'application/json; charset=latin1',
+    'text/csv',
+    '',
+  );
+  const lastEventId = fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom('0', '-1', '1e309', 'abc', '99999999999999999999'),
+    unicodeEdge,
+  );
+  return fc.record({ params, query, body, token, contentType, lastEventId }).map((r) => {
+    let path = route.path;
+    route.pathParams.forEach((p, i) => (path = path.replace(`{${p}}`, r.params[i]!)));
+    const qs = r.query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+    const headers: Record<string, string> = {};
+    if (r.token) headers['authorization'] = `Bearer ${r.token}`;
+    if (route.sse && r.lastEventId !== undefined) headers['last-event-id'] = enc(r.lastEventId);
+    const withBody = route.method !== 'GET' && route.method !== 'HEAD' && r.body !== undefined;
+    if (withBody && r.contentType) headers['content-type'] = r.contentType;
+    return {
+      route,
+      url: `${ledger.url}${path}${qs ? `?${qs}` : ''}`,
+      init: { method: route.method, headers, ...(withBody ? { body: r.body } : {}) },
+    };
+  });
+}
+
+async function send(request: FuzzRequest): Promise<number> {
+  sent++;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), 30_000);
+  try {
+    const res = await fetch(request.url, { ...request.init, signal: abort.signal });
+    if (request.route.sse && res.status === 200)
+      abort.abort(); // a live feed: the status is enough
+    else await res.arrayBuffer();
+    const key = `${request.route.method} ${request.route.path}`;
+    const counts = statuses.get(key) ?? new Map<number, number>();
+    counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
+    statuses.set(key, counts);
+    return res.status;
+  } catch (error) {
+    if (abort.signal.aborted && request.route.sse) return 200;
+    throw new Error(`${request.init.method} ${request.url.slice(0, 200)}: ${String(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+it(
+  `sends ${REQUESTS} generated requests over every route: never 5xx, refusals change nothing`,
+  async () => {
+    const anyRequest = fc.constantFrom(...routes).chain(requestFor);
+    await fc.assert(
+      fc.asyncProperty(fc.array(anyRequest, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+        const before = await snapshot();
+        const answers = await Promise.all(batch.map(send));
+        const after = await snapshot();
+        answers.forEach((status, i) => {
+          if (status >= 500)
+            throw new Error(
+              `${status} for ${batch[i]!.init.method} ${batch[i]!.url.slice(0, 300)} body ${String(batch[i]!.init.body).slice(0, 300)}`,
+            );
+        });
+        const accepted = answers.some((s, i) => s < 400 && batch[i]!.route.method !== 'GET');
+        if (accepted) return;
+        checkedBatches++;
+        const business = answers.some((s) => !REFUSED.has(s) && s >= 400);
+        expect({ ...after, audit: business ? before.audit : after.audit }).toEqual(before);
+      }),
+      { numRuns: Math.ceil(REQUESTS / BATCH) },
+    );
+    const covered = routes.filter((r) => statuses.has(`${r.method} ${r.path}`));
+    expect(covered.map((r) => `${r.method} ${r.path}`)).toEqual(routes.map((r) => `${r.method} ${r.path}`));
+    expect(sent).toBeGreaterThanOrEqual(REQUESTS);
+    expect(checkedBatches).toBeGreaterThan(REQUESTS / BATCH / 4);
+    console.log(
+      `every-route fuzz: ${sent} requests over ${routes.length} routes; ${checkedBatches} batches of refusals checked unchanged`,
+    );
+  },
+  Math.max(120_000, REQUESTS * 15),
+);
