@@ -1,3 +1,4 @@
+import { concurrentBodies } from './common/concurrent-bodies.js';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication, LoggerService, LogLevel } from '@nestjs/common';
@@ -64,7 +65,11 @@ export async function createLedgerApp(
   app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
   if (config.auth === 'disabled') restrictToLoopback(app);
   app.use('/v1', storableQuery);
-  app.use('/v1/claims/batch', ...exactJsonBody(config.maxBatchBodyBytes));
+  app.use(
+    '/v1/claims/batch',
+    concurrentBodies(config.maxConcurrentBatches),
+    ...exactJsonBody(config.maxBatchBodyBytes),
+  );
   app.use(...exactJsonBody(config.maxBodyBytes));
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(ledgerValidationPipe());

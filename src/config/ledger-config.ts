@@ -37,6 +37,8 @@ export interface LedgerConfig {
   readonly maxBodyBytes: number;
   /** Largest body of POST /v1/claims/batch, bytes. */
   readonly maxBatchBodyBytes: number;
+  /** Batch requests read and handled at once per process; more → 429 `rate-limited`, Retry-After 1. */
+  readonly maxConcurrentBatches: number;
   /** Largest claim payload (its canonical JSON), bytes; larger → 413. */
   readonly maxPayloadBytes: number;
   /** Re-read/re-decide attempts after WrongExpectedVersion before answering 503. */
@@ -106,6 +108,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   maxBodyBytes: 1024 * 1024,
   maxBatchBodyBytes: 16 * 1024 * 1024,
   maxPayloadBytes: 256 * 1024,
+  maxConcurrentBatches: 4,
   maxConcurrencyRetries: 8,
   storeTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
@@ -142,7 +145,7 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
  * DATABASE_URL (required for postgres; with eventstoredb the read models' PostgreSQL, else PGlite
  * in LEDGER_DATA_DIR), EVENTSTORE_CONNECTION_STRING (required for eventstoredb; README "Running on EventStoreDB"),
  * LEDGER_POOL_SIZE, HOST (default 127.0.0.1), PORT (3000),
- * LEDGER_MAX_BODY_BYTES, LEDGER_MAX_BATCH_BODY_BYTES, LEDGER_MAX_PAYLOAD_BYTES,
+ * LEDGER_MAX_BODY_BYTES, LEDGER_MAX_BATCH_BODY_BYTES, LEDGER_MAX_CONCURRENT_BATCHES, LEDGER_MAX_PAYLOAD_BYTES,
  * LEDGER_MAX_CONCURRENCY_RETRIES, LEDGER_STORE_TIMEOUT_MS, LEDGER_REQUEST_TIMEOUT_MS; security (README "Security"):
  * LEDGER_AUTH (enabled|disabled; disabled requires a loopback HOST), LEDGER_ADMIN_TOKEN,
  * LEDGER_RATE_LIMIT (requests per key and window, 0 = off), LEDGER_RATE_LIMIT_WINDOW_MS,
@@ -215,6 +218,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
       DEFAULT_CONFIG.maxBatchBodyBytes,
       1024,
       1 << 30,
+    ),
+    maxConcurrentBatches: intVar(
+      env,
+      'LEDGER_MAX_CONCURRENT_BATCHES',
+      DEFAULT_CONFIG.maxConcurrentBatches,
+      1,
+      1000,
     ),
     maxPayloadBytes: intVar(env, 'LEDGER_MAX_PAYLOAD_BYTES', DEFAULT_CONFIG.maxPayloadBytes, 16, 1 << 30),
     maxConcurrencyRetries: intVar(
