@@ -15,7 +15,9 @@ it.each(['null', '"text"', '42', '[]', 'true'])(
     const res = await ledger.client.post('/v1/claims/batch', undefined, { raw });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation');
-    expect(res.body.errors).toEqual([{ field: 'body', message: 'the request body must be a JSON object' }]);
+    expect(res.body.errors).toEqual([
+      { field: 'body', message: expect.stringContaining('must be a JSON object') },
+    ]);
     expect((await ledger.store.readAll?.(0n, 10_000))?.length).toBe(before);
   },
 );
