@@ -27,6 +27,19 @@ export {
 } from './http/read-api.js';
 export { OperatorApi, type Evidence, type Resolution } from './http/operator-api.js';
 export {
+  ReconciliationApi,
+  RECONCILIATION_CATEGORIES,
+  type ReconciliationCategory,
+  type ReconciliationItem,
+  type ReconciliationItemsPage,
+  type ReconciliationOptions,
+  type ReconciliationRun,
+  type ReconciliationStatus,
+  type ReconciliationTotals,
+  type ReconciliationUpload,
+  type SourceIntentOptions,
+} from './http/reconciliation-api.js';
+export {
   LedgerApi,
   MAX_BATCH_CLAIMS,
   refusesField,

@@ -1,0 +1,311 @@
+import { LedgerUnavailableError } from '../errors.js';
+import { errorFromProblem, toProblem } from '../problem.js';
+import { ApiBase, tenantPath, type Page, type PageOptions } from './api-base.js';
+import { sleep } from './transport.js';
+
+/** Report categories of a reconciliation (docs/reconciliation.md "Categories"), in report order. */
+export const RECONCILIATION_CATEGORIES = [
+  'matched',
+  'fields_differ',
+  'missing_at_destination',
+  'duplicate_effect',
+  'unknown_found',
+  'unconfirmed_found',
+  'orphan',
+  'never_claimed',
+  'not_confirmed',
+] as const;
+export type ReconciliationCategory = (typeof RECONCILIATION_CATEGORIES)[number];
+
+/** Lifecycle of a run: `receiving` → [`awaiting_source` →] `queued` → `running` → `completed` | `failed`. */
+export type ReconciliationStatus =
+  'receiving' | 'awaiting_source' | 'queued' | 'running' | 'completed' | 'failed';
+
+/** Counts of a completed run: items per category, per action and category, per write outcome. */
+export interface ReconciliationTotals {
+  readonly items: number;
+  readonly byCategory: Readonly<Record<string, number>>;
+  readonly byAction: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  readonly outcomes: Readonly<Record<string, number>>;
+}
+
+/** A run as `GET /v1/tenants/{tenant}/reconciliations/{id}` shows it. Times ISO 8601 UTC. */
+export interface ReconciliationRun {
+  readonly id: string;
+  readonly tenant: string;
+  readonly action: string | null;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly match: 'operationId' | 'providerKey' | 'subject';
+  readonly apply: 'none' | 'evidence';
+  readonly status: ReconciliationStatus;
+  /** The background phase while `running` (`snapshot`, `match`, `categorize`, `compare`, `apply`, `totals`). */
+  readonly phase: string | null;
+  /** Rows (or items) of the current phase done out of its total. */
+  readonly progress: { readonly done: number; readonly total: number };
+  readonly destinationRows: number;
+  readonly sourceRows: number | null;
+  /** The status view's global position the comparison saw (decimal string). */
+  readonly checkpoint: string | null;
+  /** Only once `completed`: a half report is never shown. */
+  readonly totals: ReconciliationTotals | null;
+  /** Why a `failed` run failed. */
+  readonly error: string | null;
+  /** The name of the API key that started the run. */
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly startedAt: string | null;
+  readonly finishedAt: string | null;
+  readonly links: {
+    readonly self: string;
+    readonly items: string;
+    readonly csv: string;
+    readonly source?: string;
+  };
+  readonly [field: string]: unknown;
+}
+
+/** One item of a completed run (`GET …/{id}/items`). */
+export interface ReconciliationItem {
+  readonly seq: number;
+  readonly category: ReconciliationCategory;
+  readonly operationId: string | null;
+  readonly action: string | null;
+  readonly subject: string | null;
+  /** The destination's record id. */
+  readonly recordId: string | null;
+  readonly reference: string | null;
+  /** Line of the uploaded file the item comes from. */
+  readonly line: number | null;
+  readonly state: string | null;
+  readonly destinationRef: string | null;
+  readonly firstSeen: string | null;
+  /** now − first seen, ms (`not_confirmed`). */
+  readonly ageMs: number | null;
+  /** What the run did: `recorded`, `already_recorded`, `evidence_applied`, `evidence_refused:<code>`, … */
+  readonly outcome: string | null;
+  readonly detail: Readonly<Record<string, unknown>>;
+}
+
+/** Query of the create route: scope and how destination rows are read (docs/reconciliation.md). */
+export interface ReconciliationOptions {
+  readonly action?: string;
+  /** `[from, to)`, ISO 8601: the window of first-seen times of the ledger-side categories. */
+  readonly from?: string;
+  readonly to?: string;
+  /** What the reference column holds. @defaultValue 'operationId' */
+  readonly match?: 'operationId' | 'providerKey' | 'subject';
+  /** `evidence` resolves unknown outcomes found at the destination (operator role). */
+  readonly apply?: 'none' | 'evidence';
+  /** Column of the destination's record id. @defaultValue 'id' */
+  readonly idField?: string;
+  /** Column of the reference the worker stored. @defaultValue 'reference' */
+  readonly refField?: string;
+  readonly refPrefix?: string;
+  /** `title,total=/amount/total`: columns compared with the payload (JSON Pointers). */
+  readonly compare?: string;
+  /** The run waits in `awaiting_source` for {@link ReconciliationApi.uploadReconciliationSource}. */
+  readonly awaitSource?: boolean;
+}
+
+/** Query of the source upload: rows carry an operation id, or key templates (`{col}`) build keys. */
+export interface SourceIntentOptions {
+  readonly operationIdField?: string;
+  readonly sourceTemplate?: string;
+  readonly actionTemplate?: string;
+  readonly subjectTemplate?: string;
+  readonly revisionTemplate?: string;
+}
+
+/** An export to upload: streamed as it is read, never buffered by the client. */
+export interface ReconciliationUpload {
+  /** The bytes: a web stream, any async iterable of chunks (a Node `fs.ReadStream`), or text. */
+  readonly body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Uint8Array | string;
+  /** `text/csv` or `application/x-ndjson`. */
+  readonly contentType: string;
+  /** The body is gzip-compressed: sent with `Content-Encoding: gzip`. */
+  readonly gzip?: boolean;
+  /** Aborts the upload; the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/** A page of items, with the run's totals and checkpoint. */
+export interface ReconciliationItemsPage extends Page<ReconciliationItem> {
+  readonly totals: ReconciliationTotals;
+}
+
+const FINISHED: readonly ReconciliationStatus[] = ['completed', 'failed'];
+
+/**
+ * The reconciliation routes (docs/reconciliation.md): upload a destination export (and source
+ * intents), follow the run, read its report. Roles: operator or auditor of the tenant
+ * (`apply: 'evidence'` needs operator). Build it over a client's transport:
+ * `new ReconciliationApi(client.transport)`.
+ *
+ * Uploads are streamed (`duplex: 'half'`) and sent once, never retried: a stream cannot be sent
+ * twice, and a cut upload leaves a failed run, so the caller decides whether to start a new one.
+ */
+export class ReconciliationApi extends ApiBase {
+  /**
+   * `POST /v1/tenants/{tenant}/reconciliations` with the destination export as the body; the
+   * ledger answers 202 with the run (`queued`, or `awaiting_source` with `awaitSource`).
+   * @throws LedgerRequestError 400 (a parameter, named), 403, 413, 415, 422 `invalid-upload`
+   *   (rows named `rows[line].column`); LedgerUnavailableError when unreachable or 503.
+   */
+  startReconciliation(
+    tenant: string,
+    upload: ReconciliationUpload,
+    options: ReconciliationOptions = {},
+  ): Promise<ReconciliationRun> {
+    const { awaitSource, ...rest } = options;
+    const query = { ...rest, awaitSource: awaitSource === undefined ? undefined : String(awaitSource) };
+    return this.upload('POST', tenantPath(tenant, '/reconciliations'), query, upload);
+  }
+
+  /**
+   * `PUT …/reconciliations/{id}/source`: the source intents of a run created with
+   * `awaitSource`; queues the run.
+   * @throws LedgerRequestError 409 `not-awaiting-source`, 404, 413, 415, 422; LedgerUnavailableError.
+   */
+  uploadReconciliationSource(
+    tenant: string,
+    id: string,
+    upload: ReconciliationUpload,
+    options: SourceIntentOptions = {},
+  ): Promise<ReconciliationRun> {
+    const path = tenantPath(tenant, `/reconciliations/${encodeURIComponent(id)}/source`);
+    return this.upload('PUT', path, { ...options }, upload);
+  }
+
+  /** `GET /v1/tenants/{tenant}/reconciliations`: the latest runs, newest first (`limit` ≤ 100). */
+  listReconciliations(
+    tenant: string,
+    options: { limit?: number } = {},
+  ): Promise<{ tenant: string; items: ReconciliationRun[] }> {
+    return this.getJson(tenantPath(tenant, '/reconciliations'), { limit: options.limit });
+  }
+
+  /** `GET …/reconciliations/{id}`: status, phase, progress, and totals once completed (404 `not-found`). */
+  getReconciliation(tenant: string, id: string): Promise<ReconciliationRun> {
+    return this.getJson(tenantPath(tenant, `/reconciliations/${encodeURIComponent(id)}`));
+  }
+
+  /**
+   * Polls {@link getReconciliation} every `intervalMs` (default 500) until the run is `completed`
+   * or `failed` (or waits for its source: `awaiting_source` is returned too) and returns it;
+   * `onProgress` sees every answer.
+   * @throws the signal's reason when aborted; LedgerUnavailableError (after the transport's retries).
+   */
+  async waitForReconciliation(
+    tenant: string,
+    id: string,
+    options: {
+      intervalMs?: number;
+      signal?: AbortSignal;
+      onProgress?: (run: ReconciliationRun) => void;
+    } = {},
+  ): Promise<ReconciliationRun> {
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const run = await this.getReconciliation(tenant, id);
+      options.onProgress?.(run);
+      if (FINISHED.includes(run.status) || run.status === 'awaiting_source') return run;
+      await sleep(options.intervalMs ?? 500, options.signal);
+    }
+  }
+
+  /**
+   * `GET …/{id}/items`: one page of a completed run's items (`limit` ≤ 500, `cursor` = the
+   * previous `nextCursor`), optionally of one category.
+   * @throws LedgerRequestError 409 `reconciliation-not-complete` / `reconciliation-failed`, 404.
+   */
+  reconciliationItems(
+    tenant: string,
+    id: string,
+    filter: PageOptions & { category?: ReconciliationCategory } = {},
+  ): Promise<ReconciliationItemsPage> {
+    return this.getJson(tenantPath(tenant, `/reconciliations/${encodeURIComponent(id)}/items`), {
+      ...filter,
+    });
+  }
+
+  /**
+   * `GET …/{id}/items?format=csv`: every item (or one category) as CSV, as the response's byte
+   * stream — read it to a file without holding it in memory.
+   * @throws as {@link reconciliationItems}; LedgerUnavailableError when unreachable.
+   */
+  async reconciliationItemsCsv(
+    tenant: string,
+    id: string,
+    options: { category?: ReconciliationCategory; signal?: AbortSignal } = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    const t = this.transport;
+    const path = tenantPath(tenant, `/reconciliations/${encodeURIComponent(id)}/items`);
+    const label = `GET ${path}`;
+    const res = await this.send(label, options.signal, () =>
+      t.fetch(t.url(path, { category: options.category, format: 'csv' }), {
+        method: 'GET',
+        headers: { ...t.defaultHeaders, accept: 'text/csv, application/problem+json' },
+        signal: options.signal,
+      }),
+    );
+    if (res.status >= 400 || !res.body) await refusal(label, res);
+    return res.body as ReadableStream<Uint8Array>;
+  }
+
+  private async upload(
+    method: 'POST' | 'PUT',
+    path: string,
+    query: Record<string, string | undefined>,
+    upload: ReconciliationUpload,
+  ): Promise<ReconciliationRun> {
+    const t = this.transport;
+    const label = `${method} ${path}`;
+    const headers: Record<string, string> = { ...t.defaultHeaders, 'content-type': upload.contentType };
+    if (upload.gzip) headers['content-encoding'] = 'gzip';
+    const init = { method, headers, body: upload.body, duplex: 'half', signal: upload.signal };
+    // Node's fetch (undici) streams a ReadableStream or an async iterable with duplex 'half'.
+    const res = await this.send(label, upload.signal, () =>
+      t.fetch(t.url(path, query), init as RequestInit),
+    ).catch((err: unknown) => {
+      discard(upload.body);
+      throw err;
+    });
+    if (res.status >= 400) {
+      discard(upload.body); // refused before reading it all (401, 403, 413…): stop reading the file
+      await refusal(label, res);
+    }
+    return (await res.json()) as ReconciliationRun;
+  }
+
+  /** One fetch, not retried; a network failure becomes LedgerUnavailableError. */
+  private async send(label: string, signal: AbortSignal | undefined, go: () => Promise<Response>) {
+    try {
+      return await go();
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      throw new LedgerUnavailableError(label, 1, null, err);
+    }
+  }
+}
+
+/** Stops reading an upload's body the ledger will not take (a Node stream or a web stream). */
+function discard(body: ReconciliationUpload['body']): void {
+  const b = body as { destroy?: () => void; cancel?: () => Promise<void>; locked?: boolean };
+  if (typeof b.destroy === 'function') b.destroy();
+  else if (typeof b.cancel === 'function' && !b.locked) b.cancel().catch(() => undefined);
+}
+
+/** Throws the typed error of a refusal (503 → LedgerUnavailableError, as the transport does). */
+async function refusal(label: string, res: Response): Promise<never> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: the text is the detail */
+  }
+  const error = errorFromProblem(toProblem(res.status, body), label, res.headers);
+  if (res.status === 503) throw new LedgerUnavailableError(label, 1, 503, error);
+  throw error;
+}
