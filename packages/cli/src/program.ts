@@ -7,6 +7,7 @@ import { registerKeys } from './commands/keys.js';
 import { registerLogin } from './commands/login.js';
 import { registerOps } from './commands/ops.js';
 import { registerPolicies } from './commands/policies.js';
+import { registerReconcile } from './commands/reconcile.js';
 import { registerReports } from './commands/reports.js';
 import { registerReview } from './commands/review.js';
 import { DEFAULT_URL } from './context.js';
@@ -59,6 +60,7 @@ Examples:
   registerReview(program, kit);
   registerActions(program, kit);
   registerReports(program, kit);
+  registerReconcile(program, kit);
   registerPolicies(program, kit);
   registerBackfill(program, kit);
   registerKeys(program, kit);

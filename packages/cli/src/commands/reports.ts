@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import { examples, type Kit } from '../command-kit.js';
-import type { CommandContext } from '../context.js';
-import { UsageError } from '../exit-codes.js';
 import { compact, keyText, table } from '../output/render.js';
 import { oneOf, positiveInt, timeArg } from '../parse-options.js';
 import { printFreshness } from './ops.js';
-import { exportReconciliationCsv } from './reconcile-csv.js';
 
-type Counts = Record<string, number>;
+/** Counters by name. */
+export type Counts = Record<string, number>;
 
 /** Counters down, `total` and each action across: readable with many counters and few actions. */
 export function countsTable(totals: Counts, byAction: Record<string, Counts>): string {
@@ -31,7 +29,7 @@ export function diffLine(d: {
   return `~ ${path}: ${compact(d.existing, 40)} → ${compact(d.incoming, 40)}`;
 }
 
-/** `ledger conflicts`, `ledger metrics`, `ledger reconcile`: the tenant reports. */
+/** `ledger conflicts`, `ledger metrics`: the tenant reports (`ledger reconcile` is in reconcile.ts). */
 export function registerReports(program: Command, kit: Kit): void {
   examples(
     program
@@ -120,39 +118,4 @@ export function registerReports(program: Command, kit: Kit): void {
       printFreshness(ctx, m);
     }),
   );
-
-  examples(
-    program
-      .command('reconcile')
-      .description('operations first seen in [from, to) against their destination outcomes')
-      .requiredOption('--action <action>', 'the action to reconcile')
-      .requiredOption('--from <time>', 'first seen from (inclusive)', timeArg)
-      .requiredOption('--to <time>', 'first seen until (exclusive)', timeArg)
-      .option('--csv <file>', 'also export every line as CSV to this file (- for stdout), streamed'),
-    [
-      'ledger reconcile --action invoice.create --from 2025-01-01 --to 2025-02-01',
-      'ledger reconcile --action invoice.create --from 7d --to 0s --csv january.csv',
-    ],
-  ).action(
-    kit.act(async (ctx, _args, o) => {
-      if (Date.parse(o.to) <= Date.parse(o.from)) throw new UsageError('--to must be after --from');
-      const tenant = await ctx.tenant();
-      const filter = { action: o.action, from: o.from, to: o.to };
-      if (o.csv === '-') return exportReconciliationCsv(ctx, tenant, filter, '-');
-      const r = await ctx.client.reconciliation(tenant, { ...filter, limit: 1 });
-      if (o.csv) await exportReconciliationCsv(ctx, tenant, filter, ctx.path(o.csv));
-      if (ctx.json) {
-        const { items: _items, nextCursor: _next, ...summary } = r;
-        return ctx.printJson(summary);
-      }
-      printReconciliation(ctx, r, o.csv);
-    }),
-  );
-}
-
-function printReconciliation(ctx: CommandContext, r: Record<string, unknown>, csv: string | undefined): void {
-  ctx.print(`${r.tenant} ${r.action ?? ''} first seen ${r.from} … ${r.to}`);
-  ctx.print(countsTable(r.totals as Counts, r.byAction as Record<string, Counts>));
-  if (csv) ctx.print(`every line written to ${csv}`);
-  printFreshness(ctx, r);
 }
