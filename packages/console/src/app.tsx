@@ -4,6 +4,7 @@ import { ConflictsPage } from './pages/conflicts.js';
 import { MetricsPage } from './pages/metrics.js';
 import { OperationPage } from './pages/operation.js';
 import { OperationsPage } from './pages/operations.js';
+import { ReconciliationsPage } from './pages/reconciliations.js';
 import { ReviewQueuePage } from './pages/review-queue.js';
 import { SignIn } from './pages/sign-in.js';
 import { href, useRoute, type Route } from './router.js';
@@ -20,6 +21,7 @@ const NAV: readonly [Route['page'], string][] = [
   ['operations', 'Operations'],
   ['conflicts', 'Conflicts'],
   ['metrics', 'Metrics'],
+  ['reconciliations', 'Reconciliations'],
 ];
 
 /** The console: sign-in until a key is given, then the navigation and the current page. */
@@ -97,6 +99,8 @@ function Page({ route, me, tenant }: { route: Route } & PageProps) {
       return <ConflictsPage key={tenant} me={me} tenant={tenant} />;
     case 'metrics':
       return <MetricsPage key={tenant} me={me} tenant={tenant} />;
+    case 'reconciliations':
+      return <ReconciliationsPage key={tenant} me={me} tenant={tenant} />;
     default:
       return <ReviewQueuePage key={tenant} me={me} tenant={tenant} />;
   }

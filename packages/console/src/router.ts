@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 
-/** A console route: `#/queue`, `#/operations`, `#/operations/<id>`, `#/conflicts`, `#/metrics`. */
+/**
+ * A console route: `#/queue`, `#/operations`, `#/operations/<id>`, `#/conflicts`, `#/metrics`,
+ * `#/reconciliations`.
+ */
 export interface Route {
-  readonly page: 'queue' | 'operations' | 'operation' | 'conflicts' | 'metrics';
+  readonly page: 'queue' | 'operations' | 'operation' | 'conflicts' | 'metrics' | 'reconciliations';
   readonly id?: string;
 }
 
@@ -13,8 +16,9 @@ export interface Route {
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'operations' && parts[1]) return { page: 'operation', id: parts[1] };
-  if (parts[0] === 'operations' || parts[0] === 'conflicts' || parts[0] === 'metrics')
-    return { page: parts[0] };
+  const pages = ['operations', 'conflicts', 'metrics', 'reconciliations'] as const;
+  const page = pages.find((p) => p === parts[0]);
+  if (page) return { page };
   return { page: 'queue' };
 }
 
