@@ -2,9 +2,10 @@
 // real in-process ledger: sign in, watch an unknown outcome arrive live (also after the feed
 // connection drops), open its timeline, time-travel, be refused, resolve it with a reason and see
 // it leave the queue; a conflict's field diff; operations list and key search; metrics and the
-// CSV export; an auditor sees no action buttons. Screenshots of each page go to
-// test-output/console/.
+// CSV export; reconciliation runs with their totals and items CSV; an auditor sees no action
+// buttons. Screenshots of each page go to test-output/console/.
 import { readFileSync } from 'node:fs';
+import { operationIdOf, RECONCILIATION_CATEGORIES } from '@operation-ledger/client';
 import type { Browser } from 'playwright-core';
 import { ChangeHub } from '../../src/projections/subscriptions/change-hub.js';
 import { startTestLedger, type TestKey, type TestLedger } from '../support/test-ledger.js';
@@ -237,6 +238,40 @@ describe('operator console in Chromium', () => {
     expect(lines).toHaveLength(4); // header + order:812, order:813, order:900
     expect(csv).toContain('order:900');
     await tab.screenshot('metrics');
+    expect(tab.errors).toEqual([]);
+    await tab.close();
+  });
+
+  it('lists the reconciliation runs with their totals per category and downloads their items', async () => {
+    const order900 = operationIdOf(key('order:900')); // claimed by the conflict test, never confirmed
+    const upload = await fetch(`${ledger.url}/v1/tenants/${T}/reconciliations?action=invoice.create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${operator.token}`, 'content-type': 'text/csv' },
+      body: `id,reference\nINV-900,${order900}\nINV-77,\n`,
+    });
+    expect(upload.status).toBe(202);
+    const id = ((await upload.json()) as { id: string }).id;
+    let run: any;
+    for (const deadline = Date.now() + 30_000; run?.status !== 'completed' && Date.now() < deadline;) {
+      await new Promise((done) => setTimeout(done, 100));
+      run = (await operator.client.get(`/v1/tenants/${T}/reconciliations/${id}`)).body;
+    }
+    expect(run.totals.byCategory).toMatchObject({ unconfirmed_found: 1, orphan: 1 });
+
+    const tab = await openConsole(browser, ledger.url, auditor.token); // auditors read runs too
+    await tab.page.getByRole('link', { name: 'Reconciliations' }).click();
+    const row = tab.page.getByTestId('reconciliations').locator(`tr[data-row-id="${id}"]`);
+    await row.getByText('completed').waitFor(WAIT);
+    const cells = await row.locator('td').allTextContents();
+    expect(cells.slice(5, 14)).toEqual(
+      RECONCILIATION_CATEGORIES.map((c) => String(run.totals.byCategory[c])),
+    );
+    const download = tab.page.waitForEvent('download');
+    await row.getByTestId('run-csv').click();
+    const csv = readFileSync((await (await download).path())!, 'utf8');
+    expect(csv.trim().split('\r\n')).toHaveLength(1 + run.totals.items);
+    expect(csv).toMatch(/,orphan,.*INV-77/);
+    await tab.screenshot('reconciliations');
     expect(tab.errors).toEqual([]);
     await tab.close();
   });
