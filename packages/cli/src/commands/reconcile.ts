@@ -55,7 +55,7 @@ export function registerReconcile(program: Command, kit: Kit): void {
       .option('--source-format <format>', 'format of --source (default: from its name)', oneOf(FORMATS))
       .option('--gzip', 'compress the uploads on the way (.gz files are always sent as they are)')
       .option('--no-wait', 'print the run once uploaded; follow it with ledger reconcile show <id>')
-      .option('--poll <duration>', 'between status polls', durationMs, 500)
+      .option('--poll <duration>', 'between status polls, e.g. 2s (default 500ms)', durationMs)
       .option('--csv <file>', 'report form: also export every line as CSV to this file (- for stdout)'),
     [
       'ledger reconcile --action invoice.create --destination billing-export.csv --ref-field memo',
@@ -87,7 +87,7 @@ export function registerReconcile(program: Command, kit: Kit): void {
         options: reconciliationOptions(o),
         source: source ? { file: source, options: sourceOptions } : undefined,
         wait: o.wait !== false,
-        intervalMs: o.poll,
+        intervalMs: o.poll ?? 500,
       });
       return printRun(ctx, run);
     }),
