@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import { forbidden, type Caller } from '../auth/index.js';
 import { problem } from '../common/problem.js';
@@ -61,22 +62,24 @@ export class ReconciliationService {
     }
     const { format, body } = openUpload(req, this.limits.maxBytes);
     const id = randomUUID();
-    await runStore.create(this.sql, {
-      id,
-      tenant,
-      action: q.action ?? null,
-      from: q.from ?? null,
-      to: q.to ?? null,
-      match: q.match ?? 'operationId',
-      apply,
-      options,
-      createdBy: caller,
-      holder: this.runner.holder,
-      now: this.clock.now(),
-    });
+    await this.unlessFails(body, () =>
+      runStore.create(this.sql, {
+        id,
+        tenant,
+        action: q.action ?? null,
+        from: q.from ?? null,
+        to: q.to ?? null,
+        match: q.match ?? 'operationId',
+        apply,
+        options,
+        createdBy: caller,
+        holder: this.runner.holder,
+        now: this.clock.now(),
+      }),
+    );
     const rows = await this.receive(id, () =>
       ingest(
-        readRecords(body, format),
+        readRecords(body, format, this.limits.maxRecordBytes),
         (record) => destinationRow(record, options, this.limits.maxCellChars),
         async (batch) => {
           await spillDestinationRows(this.sql, id, batch);
@@ -115,10 +118,11 @@ export class ReconciliationService {
     const layout = sourceLayoutOf(q, tenant, run.action);
     const { format, body } = openUpload(req, this.limits.maxBytes);
     if (
-      !(await runStore.transition(this.sql, id, ['awaiting_source'], 'receiving', {
-        holder: this.runner.holder,
-      }))
+      !(await this.unlessFails(body, () =>
+        runStore.transition(this.sql, id, ['awaiting_source'], 'receiving', { holder: this.runner.holder }),
+      ))
     ) {
+      body.destroy(); // the request's rest is discarded (upload-stream.ts)
       throw new ProblemException(
         problem(
           'not-awaiting-source',
@@ -134,7 +138,7 @@ export class ReconciliationService {
       id,
       () =>
         ingest(
-          readRecords(body, format),
+          readRecords(body, format, this.limits.maxRecordBytes),
           (record) => sourceRow(record, layout, this.limits.maxCellChars),
           async (batch) => {
             await spillSourceRows(this.sql, id, batch);
@@ -148,6 +152,16 @@ export class ReconciliationService {
     await runStore.transition(this.sql, id, ['receiving'], 'queued', { sourceRows: rows, holder: null });
     this.runner.poke();
     return (await runStore.byId(this.sql, id))!;
+  }
+
+  /** Runs `step` before the upload is read; when it fails, stops the upload (its rest is discarded). */
+  private async unlessFails<T>(body: Readable, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (err) {
+      body.destroy();
+      throw err;
+    }
   }
 
   /**
@@ -168,7 +182,7 @@ export class ReconciliationService {
       } catch {
         // the store is down: the stale-upload check fails the run once it is back
       }
-      throw uploadStreamProblem(err, this.limits.maxBytes) ?? err;
+      throw uploadStreamProblem(err, this.limits) ?? err;
     }
   }
 }

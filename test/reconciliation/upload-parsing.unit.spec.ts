@@ -12,7 +12,7 @@ import { RowError } from '../../src/reconciliation/upload/upload-problems.js';
 
 const collect = async (text: string, format: 'csv' | 'ndjson') => {
   const out = [];
-  for await (const r of readRecords(Readable.from([Buffer.from(text)]), format)) out.push(r);
+  for await (const r of readRecords(Readable.from([Buffer.from(text)]), format, 1024 ** 2)) out.push(r);
   return out;
 };
 

@@ -1,7 +1,7 @@
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { RowError } from './upload-problems.js';
+import { splitLines } from './split-lines.js';
+import { RecordTooLargeError, RowError } from './upload-problems.js';
 import type { UploadFormat } from './upload-stream.js';
 
 /** One record of an upload: its 1-based line (CSV: record number after the header) and columns. */
@@ -10,41 +10,69 @@ export interface UploadRecord {
   readonly values: Readonly<Record<string, unknown>>;
 }
 
+/** The 1-based record (after the header) a csv-parse error is about, from its `lines` count. */
+const csvLine = (e: { lines?: number }) => Math.max(1, (e.lines ?? 2) - 1);
+
 /**
  * Reads the records of an upload one at a time (back-pressure: nothing is read ahead of the
- * consumer beyond the stream's buffers).
+ * consumer beyond the stream's buffers). No record is held longer than `maxRecordBytes`
+ * (`LEDGER_RECONCILIATION_MAX_RECORD_BYTES`): past it, reading stops. When the iteration ends
+ * early (an error, or the consumer stops), `body` is destroyed, so the upload stops flowing.
  * - CSV (RFC 4180, via `csv-parse`): the first line names the columns; a UTF-8 BOM is skipped,
  *   empty lines are ignored, a record with a different number of fields is an error. `line` is
- *   the record's number (1 = the first after the header).
- * - NDJSON: one JSON object per line (empty lines ignored); `line` is the line number.
- * @throws RowError for a malformed record (with its line), or the stream's own error.
+ *   the record's number (1 = the first after the header). The cap is csv-parse's
+ *   `max_record_size`, counted in characters.
+ * - NDJSON: one JSON object per line (empty lines ignored); `line` is the line number. The cap
+ *   counts the line's bytes (split-lines.ts).
+ * @throws RowError for a malformed record (with its line), RecordTooLargeError for one over the
+ *   cap, or the stream's own error.
  */
-export async function* readRecords(body: Readable, format: UploadFormat): AsyncGenerator<UploadRecord> {
-  if (format === 'csv') {
-    const parser = body.pipe(
-      parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: false, info: true }),
-    );
-    body.once('error', (err) => parser.destroy(err));
-    try {
-      for await (const { record, info } of parser as AsyncIterable<{
-        record: Record<string, string>;
-        info: { records: number };
-      }>) {
-        yield { line: info.records, values: record };
-      }
-    } catch (err) {
-      const e = err as { code?: string; lines?: number; message: string };
-      if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
-        throw new RowError(Math.max(1, (e.lines ?? 2) - 1), null, e.message);
-      }
-      throw err;
-    }
-    return;
+export async function* readRecords(
+  body: Readable,
+  format: UploadFormat,
+  maxRecordBytes: number,
+): AsyncGenerator<UploadRecord> {
+  try {
+    if (format === 'csv') yield* readCsv(body, maxRecordBytes);
+    else yield* readNdjson(body, maxRecordBytes);
+  } finally {
+    if (!body.destroyed) body.destroy();
   }
-  const lines = createInterface({ input: body, crlfDelay: Infinity });
-  let line = 0;
-  for await (const text of lines) {
-    line++;
+}
+
+async function* readCsv(body: Readable, maxRecordBytes: number): AsyncGenerator<UploadRecord> {
+  const parser = body.pipe(
+    parse({
+      columns: true,
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      info: true,
+      max_record_size: maxRecordBytes,
+    }),
+  );
+  body.once('error', (err) => parser.destroy(err));
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { records: number };
+    }>) {
+      yield { line: info.records, values: record };
+    }
+  } catch (err) {
+    const e = err as { code?: string; lines?: number; message: string };
+    if (e.code === 'CSV_MAX_RECORD_SIZE') throw new RecordTooLargeError(csvLine(e), maxRecordBytes);
+    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
+      throw new RowError(csvLine(e), null, e.message);
+    }
+    throw err;
+  } finally {
+    parser.destroy();
+  }
+}
+
+async function* readNdjson(body: Readable, maxRecordBytes: number): AsyncGenerator<UploadRecord> {
+  for await (const { line, text } of splitLines(body, maxRecordBytes)) {
     if (text.trim() === '') continue;
     let value: unknown;
     try {

@@ -4,6 +4,11 @@ export interface UploadLimits {
   readonly maxBytes: number;
   /** Most rows of one upload. */
   readonly maxRows: number;
+  /**
+   * Longest record (an NDJSON line in bytes, a CSV record in characters); a longer one stops the
+   * upload with 413 `record-too-large` before it is held whole.
+   */
+  readonly maxRecordBytes: number;
   /** Longest text of one cell (record id, reference, compared field), in characters. */
   readonly maxCellChars: number;
 }
@@ -19,13 +24,16 @@ function positive(name: string, fallback: number): number {
 
 /**
  * Limits from the environment: `LEDGER_RECONCILIATION_MAX_BYTES` (default 2 GiB),
- * `LEDGER_RECONCILIATION_MAX_ROWS` (default 10 000 000).
+ * `LEDGER_RECONCILIATION_MAX_ROWS` (default 10 000 000), `LEDGER_RECONCILIATION_MAX_RECORD_BYTES`
+ * (default 1 MiB: far above the 32 compared cells of 1 024 characters a run reads, room for the
+ * columns an export carries besides).
  * @throws Error naming the variable when it is not a positive integer.
  */
 export function uploadLimitsFromEnv(): UploadLimits {
   return {
     maxBytes: positive('LEDGER_RECONCILIATION_MAX_BYTES', 2 * 1024 ** 3),
     maxRows: positive('LEDGER_RECONCILIATION_MAX_ROWS', 10_000_000),
+    maxRecordBytes: positive('LEDGER_RECONCILIATION_MAX_RECORD_BYTES', 1024 ** 2),
     maxCellChars: 1024,
   };
 }

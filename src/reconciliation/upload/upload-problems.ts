@@ -31,6 +31,33 @@ export function invalidUpload(errors: readonly RowError[], what: string): Proble
   return new ProblemException(problem('invalid-upload', 422, detail, { errors: listed }));
 }
 
+/**
+ * Thrown by the upload readers when one record (an NDJSON line, a CSV record) is longer than the
+ * record size cap; reading stops there, the record is never held whole. `line` as in {@link RowError}.
+ */
+export class RecordTooLargeError extends Error {
+  constructor(
+    readonly line: number,
+    readonly maxBytes: number,
+  ) {
+    super(`record ${line} is longer than ${maxBytes} bytes`);
+  }
+}
+
+/**
+ * 413 `record-too-large` naming the record (`rows[<line>]`): one record is longer than
+ * `LEDGER_RECONCILIATION_MAX_RECORD_BYTES` (`limit`, e.g. `1 MiB`).
+ */
+export function recordTooLarge(line: number, limit: string): ProblemException {
+  const message = `longer than ${limit} (LEDGER_RECONCILIATION_MAX_RECORD_BYTES)`;
+  return new ProblemException(
+    problem('record-too-large', 413, `record ${line} of the upload is ${message}; nothing was kept`, {
+      title: 'An upload record is too large',
+      errors: [{ field: `rows[${line}]`, message }],
+    }),
+  );
+}
+
 /** 413 `payload-too-large`: the (decompressed) upload exceeds the configured limit. */
 export function uploadTooLarge(limit: string): ProblemException {
   return new ProblemException(

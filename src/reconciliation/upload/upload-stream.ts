@@ -1,7 +1,8 @@
-import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline, Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Request } from 'express';
-import { unsupportedMedia, uploadTooLarge } from './upload-problems.js';
+import type { UploadLimits } from './upload-limits.js';
+import { RecordTooLargeError, recordTooLarge, unsupportedMedia, uploadTooLarge } from './upload-problems.js';
 
 /** The two accepted upload formats. */
 export type UploadFormat = 'csv' | 'ndjson';
@@ -45,9 +46,14 @@ export function formatBytes(n: number): string {
 /**
  * The request body as a stream of plain bytes and its format, from `Content-Type` (`text/csv`,
  * or `application/x-ndjson`) and `Content-Encoding` (`identity` or `gzip`, RFC 9110 §8.4). The
- * body is not buffered: it flows through gunzip (when sent gzipped) and a byte counter that
- * fails the stream with {@link UploadTooLargeError} past `maxBytes` decompressed (a gzip bomb
- * stops there too).
+ * body is not buffered: it flows through gunzip (when sent gzipped) and a byte counter that fails
+ * the stream with {@link UploadTooLargeError} past `maxBytes` decompressed (a gzip bomb stops
+ * there too).
+ *
+ * The request itself is piped, never destroyed: when the returned stream ends early (an error,
+ * or its reader stops at a refused record), the rest of the request is read and discarded, so the
+ * client that is still sending receives the answer instead of a reset connection. A client that
+ * goes away fails the returned stream.
  * @throws ProblemException 415 naming `Content-Type` or `Content-Encoding`.
  */
 export function openUpload(req: Request, maxBytes: number): { format: UploadFormat; body: Readable } {
@@ -67,17 +73,33 @@ export function openUpload(req: Request, maxBytes: number): { format: UploadForm
     );
   }
   const limit = new ByteLimit(maxBytes);
-  // pipeline destroys every stage on an error, so a reader of the last one sees it
-  const noop = () => undefined;
-  if (encoding === 'identity') pipeline(req, limit, noop);
-  else pipeline(req, createGunzip(), limit, noop);
+  let head: Writable = limit;
+  if (encoding !== 'identity') {
+    head = createGunzip();
+    // pipeline destroys both stages on an error, so a reader of the last one sees it
+    pipeline(head as Transform, limit, () => undefined);
+  }
+  req.pipe(head);
+  req.once('error', (err) => head.destroy(err));
+  req.once('close', () => {
+    if (!req.complete) head.destroy(new UploadInterruptedError('the client went away mid-upload'));
+  });
+  head.once('close', () => {
+    if (req.complete || req.destroyed) return;
+    req.unpipe(head);
+    req.resume(); // discard the rest; the answer goes out meanwhile
+  });
   return { format, body: limit };
 }
 
-/** The problem for a stream error of {@link openUpload}, or null when it is something else. */
-export function uploadStreamProblem(err: unknown, maxBytes: number) {
+/** The request ended before its body was complete. */
+export class UploadInterruptedError extends Error {}
+
+/** The problem for a stream error of {@link openUpload} or a refused record, or null when it is something else. */
+export function uploadStreamProblem(err: unknown, limits: UploadLimits) {
   if (err instanceof UploadTooLargeError)
-    return uploadTooLarge(`${formatBytes(maxBytes)} (after decompression)`);
+    return uploadTooLarge(`${formatBytes(limits.maxBytes)} (after decompression)`);
+  if (err instanceof RecordTooLargeError) return recordTooLarge(err.line, formatBytes(limits.maxRecordBytes));
   const code = (err as { code?: string }).code;
   if (typeof code === 'string' && code.startsWith('Z_')) {
     return unsupportedMedia('Content-Encoding', 'the body is not valid gzip');
