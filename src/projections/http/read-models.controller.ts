@@ -17,6 +17,7 @@ import {
   MetricsQueryDto,
   ReviewQueueQueryDto,
 } from './dto/read-model-queries.dto.js';
+import { assertTimeRange } from './dto/time-filters.js';
 import { readableTenant } from './tenant-param.js';
 
 /**
@@ -143,6 +144,7 @@ export class ReadModelsController {
     @CurrentCaller() caller: Caller,
   ): Promise<MetricsDto> {
     readableTenant(caller, tenant);
+    assertTimeRange(q.from, q.to);
     const freshness = await this.runtime.freshnessOf('metrics');
     const scope = { tenant, bucket: q.bucket ?? 'day', action: q.action, from: q.from, to: q.to } as const;
     const after = decodeCursor(q.cursor, 2);

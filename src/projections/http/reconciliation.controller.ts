@@ -22,6 +22,7 @@ import { ProjectionRuntime } from '../projection-runtime.js';
 import { decodeCursor, encodeCursor, invalidCursor } from './cursor.js';
 import { DEFAULT_PAGE_SIZE } from './dto/page-query.dto.js';
 import { ReconciliationQueryDto } from './dto/read-model-queries.dto.js';
+import { assertTimeRange } from './dto/time-filters.js';
 import { readableTenant } from './tenant-param.js';
 
 /** Operations per query while streaming the CSV export. */
@@ -60,9 +61,7 @@ export class ReconciliationController {
     @Res() res: Response,
   ): Promise<void> {
     readableTenant(caller, tenant);
-    if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) {
-      throw validationProblem([{ field: 'to', message: 'to must be after from' }]);
-    }
+    assertTimeRange(q.from, q.to);
     const scope: ReconciliationScope = { tenant, action: q.action, from: q.from, to: q.to };
     const freshness = await this.runtime.freshnessOf('operations');
     const sql = this.runtime.db.executor;

@@ -8,6 +8,7 @@ import { ApiKeyService } from '../../auth/api-key.service.js';
 import { validationProblem } from '../../common/validation.js';
 import { CONFLICTS_FEED } from '../conflicts/conflicts-read-model.js';
 import { checkpointStore } from '../core/checkpoint-store.js';
+import { EVENT_ID_MESSAGE, isEventId } from '../http/dto/event-id.js';
 import { readableTenant } from '../http/tenant-param.js';
 import { METRICS_FEED } from '../metrics/metrics-read-model.js';
 import { OPERATIONS_FEED, REVIEW_FEED } from '../operation-views/operations-read-model.js';
@@ -20,8 +21,6 @@ import {
 import { ChangeHub } from './change-hub.js';
 import { type ChangeFilter, changeFilter } from './change-filters.js';
 import { SseSession } from './sse-session.js';
-
-const POSITION = /^-?\d{1,20}$/;
 
 /** How often an open subscription re-checks that its API key is not revoked, ms. */
 export const KEY_RECHECK_MS = 2_000;
@@ -142,11 +141,11 @@ export class SubscriptionsController {
   ): Promise<void> {
     readableTenant(caller, tenant);
     const header = req.header('last-event-id');
-    if (header !== undefined && !POSITION.test(header.trim())) {
+    if (header !== undefined && !isEventId(header.trim())) {
       throw validationProblem([
         {
           field: 'Last-Event-ID',
-          message: 'Last-Event-ID must be an event id (a decimal position) sent by this stream',
+          message: `Last-Event-ID ${EVENT_ID_MESSAGE}`,
         },
       ]);
     }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsInstant } from '../../projections/http/dto/time-filters.js';
 import { CATEGORIES } from '../categories.js';
 import { APPLY_MODES, MATCH_MODES } from '../run.js';
 
@@ -14,12 +15,12 @@ export class CreateReconciliationQueryDto {
 
   @ApiPropertyOptional({ description: 'Window start (inclusive, ISO 8601) of first-seen times' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   from?: string;
 
   @ApiPropertyOptional({ description: 'Window end (exclusive, ISO 8601)' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   to?: string;
 
   @ApiPropertyOptional({

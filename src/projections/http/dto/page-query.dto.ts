@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsInstant } from './time-filters.js';
 
 /** Default and largest page size of list routes. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -32,15 +33,15 @@ export class ActionFilterDto extends PageQueryDto {
   action?: string;
 }
 
-/** Optional time range `[from, to)` (ISO 8601) and action filter. */
+/** Optional time range `[from, to)` (RFC 3339 date-times with a zone) and action filter. */
 export class TimeRangeQueryDto extends ActionFilterDto {
   @ApiPropertyOptional({ description: 'Inclusive start, ISO 8601', example: '2026-03-01T00:00:00Z' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   from?: string;
 
   @ApiPropertyOptional({ description: 'Exclusive end, ISO 8601', example: '2026-04-01T00:00:00Z' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   to?: string;
 }

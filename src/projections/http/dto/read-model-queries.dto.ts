@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { ActionFilterDto, TimeRangeQueryDto } from './page-query.dto.js';
+import { IsInstant } from './time-filters.js';
 
 /** States an operation can be in (filters). */
 export const OPERATION_STATES = [
@@ -44,7 +45,7 @@ export class ListOperationsQueryDto extends ActionFilterDto {
 
   @ApiPropertyOptional({ description: 'Only operations whose last change is at or after this (ISO 8601)' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   changedSince?: string;
 
   @ApiPropertyOptional({
@@ -69,7 +70,7 @@ export class ReviewQueueQueryDto extends ActionFilterDto {
 export class ConflictsQueryDto extends ActionFilterDto {
   @ApiPropertyOptional({ description: 'Only conflicts at or after this (ISO 8601)' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   since?: string;
 }
 

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsEventId } from './event-id.js';
 import { OPERATION_STATES, REVIEW_REASONS } from './read-model-queries.dto.js';
 
 /** `lastEventId` (same as the `Last-Event-ID` header, for clients that cannot set headers) and an action filter. */
@@ -8,9 +9,7 @@ export class SubscriptionQueryDto {
     description: 'Resume after this event id (a checkpoint); the Last-Event-ID header wins',
   })
   @IsOptional()
-  @Matches(/^-?\d{1,20}$/, {
-    message: 'lastEventId must be an event id (a decimal position) sent by this stream',
-  })
+  @IsEventId()
   lastEventId?: string;
 
   @ApiPropertyOptional({ example: 'invoice.create' })
