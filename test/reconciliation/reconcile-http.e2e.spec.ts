@@ -39,6 +39,18 @@ describe('uploads', () => {
     expect(r.body).toMatchObject({ code: 'unsupported-media-type', errors: [{ field: 'Content-Type' }] });
   });
 
+  it('refuses a charset other than UTF-8 (or its US-ASCII subset) with 415 naming Content-Type', async () => {
+    const before = (await runs()).length;
+    const r = await operator.start('acme', {}, CSV, 'text/csv; charset=latin1');
+    expect(r.status).toBe(415);
+    expect(r.body).toMatchObject({ code: 'unsupported-media-type', errors: [{ field: 'Content-Type' }] });
+    expect(r.body.detail).toMatch(/latin1/);
+    expect((await runs()).length).toBe(before);
+    for (const type of ['text/csv; charset=UTF-8', 'text/csv;charset="us-ascii"']) {
+      expect((await operator.start('acme', {}, CSV, type)).status).toBe(202);
+    }
+  });
+
   it('refuses a body that claims gzip but is not with 415 naming Content-Encoding', async () => {
     const r = await operator.start('acme', {}, CSV, 'text/csv', false);
     expect(r.status).toBe(202);
@@ -95,6 +107,12 @@ describe('uploads', () => {
     expect(match.body.errors[0].field).toBe('match');
     const compare = await operator.start('acme', { compare: 'total=amount' }, CSV, 'text/csv');
     expect(compare.body.errors[0]).toMatchObject({ field: 'compare' });
+    const escape = await operator.start('acme', { compare: 'x=/~9' }, CSV, 'text/csv');
+    expect(escape.status).toBe(400);
+    expect(escape.body.errors).toEqual([{ field: 'compare', message: expect.stringMatching(/~0 or ~1/) }]);
+    const date = await operator.start('acme', { from: '2026-01-01' }, CSV, 'text/csv');
+    expect(date.status).toBe(400);
+    expect(date.body.errors[0].field).toBe('from');
     const unknown = await operator.start('acme', { colour: 'red' }, CSV, 'text/csv');
     expect(unknown.status).toBe(400);
   });

@@ -57,6 +57,17 @@ describe('field comparison', () => {
   });
 });
 
+describe('compare parameter', () => {
+  it('keeps RFC 6901 escapes and refuses a "~" not followed by 0 or 1', () => {
+    expect(parseCompare('a=/x~1y/~0z')).toEqual([{ column: 'a', pointer: '/x~1y/~0z' }]);
+    for (const bad of ['x=/~9', 'x=/a~', 'x=/~~0'])
+      expect(parseCompare(bad)).toMatchObject({
+        field: 'compare',
+        message: expect.stringMatching(/~0 or ~1/),
+      });
+  });
+});
+
 describe('readRecords', () => {
   it('reads CSV with a BOM, quoted fields and record numbers after the header', async () => {
     const rows = await collect('\ufeffid,reference\r\n"A,1",x\r\n\r\nB,"y ""q"""\r\n', 'csv');

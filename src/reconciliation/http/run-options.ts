@@ -10,7 +10,8 @@ export const MAX_COMPARED_FIELDS = 32;
 
 /**
  * `compare=title,total=/amount/total` → columns and JSON Pointers (RFC 6901; `col` alone means
- * `/col`). @returns the fields, or the problem naming `compare`.
+ * `/col`; `~` must begin the escapes `~0` or `~1`). @returns the fields, or the problem naming
+ * `compare`.
  */
 export function parseCompare(text: string | undefined): ComparedField[] | FieldError {
   if (text === undefined) return [];
@@ -24,6 +25,12 @@ export function parseCompare(text: string | undefined): ComparedField[] | FieldE
     if (column === '') return { field: 'compare', message: 'each entry needs a column name' };
     if (pointer !== '' && !pointer.startsWith('/')) {
       return { field: 'compare', message: `${column}: a JSON Pointer starts with "/" (RFC 6901)` };
+    }
+    if (/~(?![01])/.test(pointer)) {
+      return {
+        field: 'compare',
+        message: `${column}: in a JSON Pointer "~" is written ~0 or ~1 (RFC 6901 §3), got ${pointer}`,
+      };
     }
     if (fields.some((f) => f.column === column))
       return { field: 'compare', message: `${column} is listed twice` };

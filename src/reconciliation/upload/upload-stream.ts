@@ -43,12 +43,16 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
+/** Charsets an upload may declare: it is read as UTF-8, of which US-ASCII is a subset. */
+const CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
+
 /**
  * The request body as a stream of plain bytes and its format, from `Content-Type` (`text/csv`,
- * or `application/x-ndjson`) and `Content-Encoding` (`identity` or `gzip`, RFC 9110 §8.4). The
- * body is not buffered: it flows through gunzip (when sent gzipped) and a byte counter that fails
- * the stream with {@link UploadTooLargeError} past `maxBytes` decompressed (a gzip bomb stops
- * there too).
+ * or `application/x-ndjson`; no `charset`, or `utf-8`/`us-ascii`) and `Content-Encoding`
+ * (`identity` or `gzip`, RFC 9110 §8.4). The body is not buffered: it flows through gunzip (when
+ * sent gzipped) and a byte counter that fails the stream with {@link UploadTooLargeError} past
+ * `maxBytes` decompressed (a gzip bomb stops there too). A charset is checked, not converted: an
+ * export in another one would be read wrongly, so it is refused.
  *
  * The request itself is piped, never destroyed: when the returned stream ends early (an error,
  * or its reader stops at a refused record), the rest of the request is read and discarded, so the
@@ -57,12 +61,25 @@ export function formatBytes(n: number): string {
  * @throws ProblemException 415 naming `Content-Type` or `Content-Encoding`.
  */
 export function openUpload(req: Request, maxBytes: number): { format: UploadFormat; body: Readable } {
-  const type = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const [mediaType, ...params] = (req.header('content-type') ?? '').split(';');
+  const type = mediaType!.trim().toLowerCase();
   const format = FORMATS[type];
   if (!format) {
     throw unsupportedMedia(
       'Content-Type',
       `send the export as text/csv or application/x-ndjson${type ? `, not ${type}` : ''}`,
+    );
+  }
+  const charset = params
+    .map((p) => p.trim().split('='))
+    .find(([name]) => name!.trim().toLowerCase() === 'charset')?.[1]
+    ?.trim()
+    .replace(/^"(.*)"$/, '$1')
+    .toLowerCase();
+  if (charset !== undefined && !CHARSETS.has(charset)) {
+    throw unsupportedMedia(
+      'Content-Type',
+      `charset=${charset} is not accepted: the export is read as UTF-8 (send charset=utf-8 or none)`,
     );
   }
   const encoding = (req.header('content-encoding') ?? 'identity').trim().toLowerCase();
