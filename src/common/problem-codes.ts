@@ -39,6 +39,7 @@ export const PROBLEMS = {
   'not-awaiting-source': { status: 409, title: 'The reconciliation does not wait for source intents' },
   'retention-expired': { status: 410, title: "The operation's record was compacted after its retention" },
   'payload-too-large': { status: 413, title: 'The request or payload is too large' },
+  'record-too-large': { status: 413, title: 'An upload record is too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'payload-conflict': { status: 422, title: 'This key was used with a different payload' },
   'invalid-upload': { status: 422, title: 'The uploaded export has invalid rows' },

@@ -33,6 +33,7 @@ export class ReconciliationsController {
     'validation',
     'forbidden-tenant',
     'payload-too-large',
+    'record-too-large',
     'unsupported-media-type',
     'invalid-upload',
   )
@@ -61,6 +62,7 @@ export class ReconciliationsController {
     'not-found',
     'not-awaiting-source',
     'payload-too-large',
+    'record-too-large',
     'unsupported-media-type',
     'invalid-upload',
   )

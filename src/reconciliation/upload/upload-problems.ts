@@ -52,7 +52,6 @@ export function recordTooLarge(line: number, limit: string): ProblemException {
   const message = `longer than ${limit} (LEDGER_RECONCILIATION_MAX_RECORD_BYTES)`;
   return new ProblemException(
     problem('record-too-large', 413, `record ${line} of the upload is ${message}; nothing was kept`, {
-      title: 'An upload record is too large',
       errors: [{ field: `rows[${line}]`, message }],
     }),
   );
