@@ -4,6 +4,9 @@ import type { JsonValue } from './fingerprint.js';
 import { stepNameIssue } from './step-name.js';
 import type { ValidationIssue } from './validation-issue.js';
 
+/** A client's claim request id: 1–128 of `A-Z a-z 0-9 . _ : -` (a UUID fits). */
+export const CLAIM_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** Most older revisions one amendment marks superseded (revision − 1 of them, from 1). */
 export const MAX_SUPERSEDED_REVISIONS = 1000;
 
@@ -23,6 +26,8 @@ export interface ClaimRequest {
   readonly supersedes: number | null;
   /** Round-trip shortcut: the step to start when the claim acquires, or null (absent = null). */
   readonly startStep?: string | null;
+  /** The client's id of this claim request (checked by the transport's DTO), or null. */
+  readonly claimRequestId?: string | null;
 }
 
 /** A claim whose key, payload and supersession passed {@link checkClaimRequest}. */
@@ -37,6 +42,8 @@ export interface CheckedClaim {
   readonly supersedes: number | null;
   /** A valid step name ({@link stepNameIssue}), or null. */
   readonly startStep: string | null;
+  /** The client's id of this claim request, or null. */
+  readonly claimRequestId: string | null;
 }
 
 /**
@@ -60,7 +67,8 @@ export function invalid<T>(...issues: ValidationIssue[]): Checked<T> {
  * Checks a claim before its policy is known, in this order: the key (domain rules), a payload
  * present and at most `maxPayloadBytes` bytes of JSON, `supersedes` below `key.revision` and the
  * amendment marking at most {@link MAX_SUPERSEDED_REVISIONS} older revisions, `startStep` a
- * valid step name (the step route's rule, field `startStep`).
+ * valid step name (the step route's rule, field `startStep`), `claimRequestId`
+ * {@link CLAIM_REQUEST_ID}.
  */
 export function checkClaimRequest(
   request: ClaimRequest,
@@ -96,6 +104,13 @@ export function checkClaimRequest(
   const startStep = request.startStep ?? null;
   const stepIssue = startStep === null ? null : stepNameIssue(startStep, 'startStep');
   if (stepIssue) return invalid(stepIssue);
+  const claimRequestId = request.claimRequestId ?? null;
+  if (claimRequestId !== null && !CLAIM_REQUEST_ID.test(claimRequestId)) {
+    return invalid({
+      field: 'claimRequestId',
+      message: 'must be 1-128 characters of A-Z a-z 0-9 . _ : -',
+    });
+  }
   return {
     ok: true,
     value: {
@@ -106,6 +121,7 @@ export function checkClaimRequest(
       workerId: request.workerId,
       supersedes,
       startStep,
+      claimRequestId,
     },
   };
 }

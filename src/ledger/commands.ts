@@ -28,6 +28,12 @@ export interface ClaimOperation extends At {
    * acquires; absent or null = none.
    */
   readonly startStep?: string | null;
+  /**
+   * The client's id of this claim request (1–128 of `A-Za-z0-9._:-`), the same on its transport
+   * retries: a repeat while the attempt it acquired still holds the lease is answered as that
+   * acquisition (docs/api.md "Claims"). Absent or null = none.
+   */
+  readonly claimRequestId?: string | null;
 }
 
 /** The parts of an action policy the claim decision needs. */

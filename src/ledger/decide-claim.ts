@@ -3,7 +3,7 @@ import type { ClaimOperation } from './commands.js';
 import { accept, refuse, type Decision } from './decision.js';
 import type { AuditEvent, ClaimReason, DecisionEvent, DuplicateAnswer, EventBase } from './events.js';
 import { outcomeOf, type ReplayedOutcome } from './outcome.js';
-import { unfinishedSteps, type OperationState } from './operation-state.js';
+import { unfinishedSteps, type Lease, type OperationState } from './operation-state.js';
 import { providerIdempotencyKey } from './step-name.js';
 
 /**
@@ -23,7 +23,11 @@ export interface Acquired {
   readonly fencingToken: number;
   readonly leaseExpiresAt: string;
   readonly fingerprint: string;
-  readonly reason: ClaimReason;
+  /**
+   * Why this attempt began; `same_claim_request` when this answers a repeat of the claim request
+   * that acquired it (its answer was lost), nothing recorded.
+   */
+  readonly reason: ClaimReason | 'same_claim_request';
   /** Steps completed by earlier attempts, with their outputs, so the worker can skip them. */
   readonly completedSteps: readonly { readonly step: string; readonly providerIdempotencyKey: string }[];
   /** The claim's `startStep`, started in the same append: the key to send the provider. */
@@ -57,9 +61,7 @@ function base(cmd: ClaimOperation, attempt: number): EventBase {
 function acquire(cmd: ClaimOperation, state: OperationState, reason: ClaimReason): Decision<ClaimResult> {
   const attempt = state.attempt + 1;
   const leaseExpiresAt = new Date(cmd.now + cmd.leaseMs).toISOString();
-  const completedSteps = Object.values(state.steps)
-    .filter((s) => s.status === 'completed')
-    .map((s) => ({ step: s.name, providerIdempotencyKey: s.providerIdempotencyKey }));
+  const completedSteps = completedStepsOf(state);
   const step = cmd.startStep
     ? { name: cmd.startStep, providerIdempotencyKey: providerIdempotencyKey(cmd.key, cmd.startStep) }
     : undefined;
@@ -73,6 +75,7 @@ function acquire(cmd: ClaimOperation, state: OperationState, reason: ClaimReason
       leaseMs: cmd.leaseMs,
       leaseExpiresAt,
       reason,
+      ...(cmd.claimRequestId ? { claimRequestId: cmd.claimRequestId } : {}),
     }),
   };
   const started: DecisionEvent[] = step
@@ -102,6 +105,37 @@ function acquire(cmd: ClaimOperation, state: OperationState, reason: ClaimReason
   );
 }
 
+function completedStepsOf(state: OperationState): Acquired['completedSteps'] {
+  return Object.values(state.steps)
+    .filter((s) => s.status === 'completed')
+    .map((s) => ({ step: s.name, providerIdempotencyKey: s.providerIdempotencyKey }));
+}
+
+/**
+ * A repeat of the claim request that acquired the live lease (the client's transport retried it
+ * because the answer was lost): the acquisition's answer again, from the state — same attempt and
+ * fencing token, the lease's current end, the step the claim started if it is still running in
+ * this attempt. Nothing is recorded: the worker is the holder, not a duplicate.
+ */
+function sameClaimRequest(cmd: ClaimOperation, state: OperationState, lease: Lease): Decision<ClaimResult> {
+  const started = cmd.startStep ? state.steps[cmd.startStep] : undefined;
+  const startedStep =
+    started && started.status === 'started' && started.attempt === state.attempt
+      ? { name: started.name, providerIdempotencyKey: started.providerIdempotencyKey }
+      : undefined;
+  return accept<ClaimResult>({
+    kind: 'acquired',
+    operationId: cmd.operationId,
+    attempt: state.attempt,
+    fencingToken: state.attempt,
+    leaseExpiresAt: new Date(lease.expiresAt).toISOString(),
+    fingerprint: cmd.fingerprint,
+    reason: 'same_claim_request',
+    completedSteps: completedStepsOf(state),
+    ...(startedStep ? { startedStep } : {}),
+  });
+}
+
 function duplicate(cmd: ClaimOperation, state: OperationState, answer: DuplicateAnswer): AuditEvent {
   return {
     type: 'DuplicateClaimPrevented',
@@ -120,6 +154,9 @@ function duplicate(cmd: ClaimOperation, state: OperationState, answer: Duplicate
  * - same key, different fingerprint (any state) → refused `payload-conflict`, audited;
  * - an acquiring claim that names `startStep` also starts that step (same append); any other
  *   answer records no step;
+ * - in progress with a live lease acquired by this very claim request (same `claimRequestId`,
+ *   its answer was lost and the client retried) → that acquisition answered again, nothing
+ *   recorded (`reason: same_claim_request`);
  * - in progress with a live lease → refused `in-progress`: `retryAfterMs` = the ms left on the
  *   lease, at most {@link IN_PROGRESS_RETRY_MAX_MS}, and `leaseExpiresAt`; the holder's lease
  *   is untouched;
@@ -187,6 +224,13 @@ export function decideClaim(cmd: ClaimOperation, state: OperationState): Decisio
     case 'in_progress': {
       const lease = state.lease;
       if (lease && cmd.now < lease.expiresAt) {
+        if (
+          cmd.claimRequestId &&
+          lease.claimRequestId === cmd.claimRequestId &&
+          lease.attempt === state.attempt
+        ) {
+          return sameClaimRequest(cmd, state, lease);
+        }
         return refuse(
           {
             code: 'in-progress',

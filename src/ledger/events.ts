@@ -37,6 +37,8 @@ export type OperationClaimed = Event<
     readonly leaseMs: number;
     readonly leaseExpiresAt: string;
     readonly reason: ClaimReason;
+    /** The client's id of the claim request that acquired this attempt (absent when none was sent). */
+    readonly claimRequestId?: string;
   }
 >;
 

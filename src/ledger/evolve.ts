@@ -24,6 +24,7 @@ export function evolve(state: OperationState, event: LedgerEvent): OperationStat
           attempt: e.data.attempt,
           acquiredAt: Date.parse(e.data.at),
           expiresAt: Date.parse(e.data.leaseExpiresAt),
+          ...(e.data.claimRequestId !== undefined ? { claimRequestId: e.data.claimRequestId } : {}),
         },
         lastError: state.lastError,
         retryable: null,

@@ -21,6 +21,8 @@ export interface Lease {
   readonly attempt: number;
   readonly acquiredAt: number;
   readonly expiresAt: number;
+  /** The client's id of the claim request that acquired the lease (absent when none was sent). */
+  readonly claimRequestId?: string;
 }
 
 /** One named step; `attempt` is the attempt that last started or completed it. */

@@ -38,6 +38,18 @@ type Case = [name: string, given: LedgerEvent[], command: LedgerCommand, code: R
 /** Refusals that record nothing in the decision stream. */
 const pureRefusals: Case[] = [
   ['claim: in-progress (live lease)', history.stepRunning(), claim(at(10)), 'in-progress'],
+  [
+    'claim: in-progress (live lease acquired by another claim request)',
+    [claimed(1, T0, { claimRequestId: 'req-a' }), stepStarted(EFFECT_STEP, 1, at(1))],
+    claim(at(10), { claimRequestId: 'req-b' }),
+    'in-progress',
+  ],
+  [
+    'claim: in-progress (a claim request id, the holder sent none)',
+    history.stepRunning(),
+    claim(at(10), { claimRequestId: 'req-a' }),
+    'in-progress',
+  ],
   ['claim: awaiting-recovery (unknown)', history.unknown(), claim(at(90)), 'awaiting-recovery'],
   [
     'claim: payload-conflict while held',

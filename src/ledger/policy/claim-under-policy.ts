@@ -31,6 +31,7 @@ export function claimUnderPolicy(
       leaseMs: lease.value,
       workerId: claim.workerId,
       startStep: claim.startStep,
+      claimRequestId: claim.claimRequestId,
       policy: {
         requireApproval: policy.requireApproval,
         version: policyVersion === 0 ? null : policyVersion,

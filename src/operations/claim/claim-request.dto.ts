@@ -85,6 +85,15 @@ export class ClaimRequestDto {
   @IsOptional()
   @IsString()
   startStep?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The client's id of this claim request (1-128 characters of A-Z a-z 0-9 . _ : -), the same on its retries: a repeat while the attempt it acquired still holds the lease is answered 201 as that acquisition (reason same_claim_request), nothing recorded.",
+    example: '5f0c9a52-3b7e-4d0e-9a51-2f4b8f1c6d20',
+  })
+  @IsOptional()
+  @IsString()
+  claimRequestId?: string;
 }
 
 /**
@@ -122,5 +131,6 @@ export function claimRequestOf(dto: ClaimRequestDto): ClaimRequest {
     workerId: dto.workerId ?? null,
     supersedes: dto.supersedes ?? null,
     startStep: dto.startStep ?? null,
+    claimRequestId: dto.claimRequestId ?? null,
   };
 }

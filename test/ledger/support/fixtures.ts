@@ -80,7 +80,13 @@ function base(attempt: number, atMs: number): EventBase {
 export function claimed(
   attempt: number,
   atMs: number,
-  o: { leaseMs?: number; workerId?: string | null; reason?: ClaimReason; payload?: JsonValue | null } = {},
+  o: {
+    leaseMs?: number;
+    workerId?: string | null;
+    reason?: ClaimReason;
+    payload?: JsonValue | null;
+    claimRequestId?: string;
+  } = {},
 ): OperationClaimed {
   const leaseMs = o.leaseMs ?? LEASE_MS;
   return {
@@ -93,6 +99,7 @@ export function claimed(
       leaseMs,
       leaseExpiresAt: iso(atMs + leaseMs),
       reason: o.reason ?? (attempt === 1 ? 'first' : 'after_release'),
+      ...(o.claimRequestId !== undefined ? { claimRequestId: o.claimRequestId } : {}),
     },
   };
 }
@@ -188,7 +195,14 @@ export function duplicateEffect(
 
 export function claim(
   now: number,
-  o: { payload?: JsonValue; fingerprint?: string; leaseMs?: number; workerId?: string | null } = {},
+  o: {
+    payload?: JsonValue;
+    fingerprint?: string;
+    leaseMs?: number;
+    workerId?: string | null;
+    startStep?: string;
+    claimRequestId?: string;
+  } = {},
 ): ClaimOperation {
   const payload = o.payload ?? PAYLOAD;
   return {
@@ -200,6 +214,8 @@ export function claim(
     fingerprint: o.fingerprint ?? payloadFingerprint(payload),
     leaseMs: o.leaseMs ?? LEASE_MS,
     workerId: o.workerId !== undefined ? o.workerId : 'worker-x',
+    ...(o.startStep !== undefined ? { startStep: o.startStep } : {}),
+    ...(o.claimRequestId !== undefined ? { claimRequestId: o.claimRequestId } : {}),
   };
 }
 
