@@ -47,7 +47,11 @@ export interface AcquiredClaim {
   readonly fencingToken: number;
   readonly leaseExpiresAt: string;
   readonly fingerprint: string;
-  /** Why this attempt exists: `first_claim`, `after_retryable_failure`, `after_release`, … */
+  /**
+   * Why this attempt exists: `first`, `after_retryable_failure`, `after_release`,
+   * `after_lease_expiry`, `after_approval`; `same_claim_request` for a repeat of the claim request
+   * that acquired it (its first answer was lost).
+   */
   readonly reason: string;
   readonly completedSteps: readonly CompletedStep[];
   /** Round-trip shortcut: the step the claim started (`startStep`), when the ledger supports it. */
@@ -90,6 +94,11 @@ export interface ClaimRequest {
   readonly supersedes?: number;
   /** Round-trip shortcut: also start this step (only where the ledger supports it). */
   readonly startStep?: string;
+  /**
+   * The client's id of this claim request (1–128 of `A-Za-z0-9._:-`), the same on its retries:
+   * a repeat while the attempt it acquired holds the lease is answered as that acquisition.
+   */
+  readonly claimRequestId?: string;
 }
 
 /** Answer of an accepted fenced worker command (start, complete, confirm, fail, …). */

@@ -8,10 +8,20 @@ import type { Shortcuts } from './shortcuts.js';
 const DEFAULT_POLL_MS = 1_000;
 const MIN_WAIT_MS = 10;
 
+/** A claim's successful answer, and when the request that got it was first sent (local epoch ms). */
+export interface DecidedClaim {
+  readonly answer: ClaimAnswer;
+  /** Taken before the request: never later than the ledger's start of the lease it acquired. */
+  readonly sentAt: number;
+}
+
 /**
  * Claims until acquired or replayed: with `waitIfInProgress`, a 409 `in-progress` waits the
- * holder's Retry-After (capped by `pollMs` and the deadline) and claims again. A claim naming
- * `startStep` that an older ledger refuses (400 naming the field) is sent again without it.
+ * holder's Retry-After (capped by `pollMs` and the deadline) and claims again. Every claim of one
+ * call carries the request's `claimRequestId` (the transport resends the same body on its
+ * retries), so a claim whose answer was lost is answered as the acquisition it made. A claim
+ * naming `startStep` or `claimRequestId` that an older ledger refuses (400 naming the field) is
+ * sent again without it, and the field is not sent again by this client.
  * @throws InProgressError past the deadline; every other refusal as its typed error.
  */
 export async function claimUntilDecided(
@@ -19,12 +29,13 @@ export async function claimUntilDecided(
   shortcuts: Shortcuts,
   request: ClaimRequest,
   options: RunOptions,
-): Promise<ClaimAnswer> {
+): Promise<DecidedClaim> {
   const wait = options.waitIfInProgress;
   const deadline = wait ? Date.now() + wait.timeoutMs : 0;
   for (;;) {
+    const sentAt = Date.now();
     try {
-      return await claimOnce(api, shortcuts, request, options.signal);
+      return { answer: await claimOnce(api, shortcuts, request, options.signal), sentAt };
     } catch (err) {
       if (!(err instanceof InProgressError) || !wait) throw err;
       const left = deadline - Date.now();
@@ -36,21 +47,38 @@ export async function claimUntilDecided(
   }
 }
 
+/** `request` without the fields this client learnt the ledger refuses. */
+export function acceptedFields(request: ClaimRequest, shortcuts: Shortcuts): ClaimRequest {
+  const { startStep, claimRequestId, ...plain } = request;
+  return {
+    ...plain,
+    ...(startStep !== undefined && shortcuts.claimStartStep !== false ? { startStep } : {}),
+    ...(claimRequestId !== undefined && shortcuts.claimRequestIds !== false ? { claimRequestId } : {}),
+  };
+}
+
 async function claimOnce(
   api: LedgerApi,
   shortcuts: Shortcuts,
   request: ClaimRequest,
   signal?: AbortSignal,
 ): Promise<ClaimAnswer> {
-  const { startStep, ...plain } = request;
-  if (startStep === undefined || shortcuts.claimStartStep === false) return api.claim(plain, signal);
-  try {
-    const answer = await api.claim(request, signal);
-    if (answer.kind === 'acquired' && answer.startedStep) shortcuts.claimStartStep = true;
-    return answer;
-  } catch (err) {
-    if (!refusesField(err, 'startStep')) throw err;
-    shortcuts.claimStartStep = false;
-    return api.claim(plain, signal);
+  for (;;) {
+    const body = acceptedFields(request, shortcuts);
+    try {
+      const answer = await api.claim(body, signal);
+      if (body.startStep !== undefined && answer.kind === 'acquired' && answer.startedStep)
+        shortcuts.claimStartStep = true;
+      if (body.claimRequestId !== undefined) shortcuts.claimRequestIds = true;
+      return answer;
+    } catch (err) {
+      if (body.startStep !== undefined && refusesField(err, 'startStep')) {
+        shortcuts.claimStartStep = false;
+      } else if (body.claimRequestId !== undefined && refusesField(err, 'claimRequestId')) {
+        shortcuts.claimRequestIds = false;
+      } else {
+        throw err;
+      }
+    }
   }
 }

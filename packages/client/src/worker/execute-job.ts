@@ -1,6 +1,7 @@
 import {
   JobFailedError,
   JobTimeoutError,
+  LeaseLostError,
   LedgerRequestError,
   LedgerUnavailableError,
   type RecordedOutcome,
@@ -25,7 +26,9 @@ const CONFIRM_ROUNDS = 3;
 /**
  * Runs `job` on an acquired claim and records its outcome (the outcome-mapping rule): returned →
  * confirm (with the last step's completion riding along where supported); threw or timed out →
- * {@link reportFor}. The lease is renewed meanwhile; `op.signal` aborts when it is lost.
+ * {@link reportFor}. The lease is renewed meanwhile; `op.signal` aborts when it is lost —
+ * refused, or no renewal succeeded for `leaseMs` since the last one or since `claimSentAt` (local
+ * epoch ms, taken before the claim request was sent).
  * @throws JobFailedError when the job threw; LeaseLostError / DuplicateEffectError when the
  *   ledger refused the confirm; LedgerUnavailableError when the confirm could not be delivered.
  */

@@ -12,13 +12,19 @@ export class LeasePresumedLostError extends Error {
 /**
  * Renews a lease while a job runs (`POST …/lease/renew` every `leaseMs / 3`), one renewal at a
  * time. A refused renewal (`stale-token`, `not-in-progress`: someone else took over) aborts
- * through `onLost` with the {@link LeaseLostError}; when no renewal succeeded for a whole
- * `leaseMs` (the ledger unreachable), `onLost` gets a {@link LeasePresumedLostError}.
+ * through `onLost` with the {@link LeaseLostError}. The lease is presumed lost once `leaseMs` has
+ * passed since the last renewal that succeeded — or since the claim was sent (`heldSince`, local
+ * epoch ms, taken before the claim request: never later than the ledger's own start of the
+ * lease) — whatever is still in flight: `onLost` then gets a {@link LeasePresumedLostError}, and
+ * the renewal in flight is aborted (each renewal, transport retries included, is bounded by that
+ * deadline). A renewal's new deadline counts from when it was sent, for the same reason.
  */
 export class LeaseKeeper {
   private timer: NodeJS.Timeout | null = null;
+  private watchdog: NodeJS.Timeout | null = null;
   private renewing: Promise<void> | null = null;
-  private lastRenewedAt = Date.now();
+  private readonly halt = new AbortController();
+  private lastRenewedAt: number;
   private stopped = false;
 
   constructor(
@@ -27,42 +33,76 @@ export class LeaseKeeper {
     private readonly fencingToken: number,
     private readonly leaseMs: number,
     private readonly onLost: (reason: Error) => void,
-  ) {}
+    heldSince: number = Date.now(),
+  ) {
+    this.lastRenewedAt = heldSince;
+  }
 
-  /** Starts renewing. */
+  /** Local epoch ms after which, without a successful renewal, the lease is presumed lost. */
+  get deadline(): number {
+    return this.lastRenewedAt + this.leaseMs;
+  }
+
+  /** Starts renewing (and watching the deadline). */
   start(): void {
     const every = Math.max(250, Math.floor(this.leaseMs / 3));
     this.timer = setInterval(() => {
       this.renewing ??= this.renew().finally(() => (this.renewing = null));
     }, every);
     this.timer.unref();
+    this.arm();
   }
 
-  /** Stops renewing; waits for a renewal in flight. */
+  /** Stops renewing; aborts a renewal in flight and waits for it to settle. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.clearTimers();
+    this.halt.abort(new Error('lease keeper stopped'));
     await this.renewing;
+  }
+
+  private arm(): void {
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(
+      () => {
+        if (this.stopped) return;
+        if (Date.now() < this.deadline) return this.arm();
+        this.lose(new LeasePresumedLostError(Date.now() - this.lastRenewedAt));
+      },
+      Math.max(0, this.deadline - Date.now()),
+    );
+    this.watchdog.unref();
   }
 
   private async renew(): Promise<void> {
     if (this.stopped) return;
+    const sentAt = Date.now();
+    const left = this.deadline - sentAt;
+    if (left <= 0) return;
+    const signal = AbortSignal.any([this.halt.signal, AbortSignal.timeout(left)]);
     try {
-      await this.api.renewLease(this.operationId, this.fencingToken, this.leaseMs);
-      this.lastRenewedAt = Date.now();
+      await this.api.renewLease(this.operationId, this.fencingToken, this.leaseMs, signal);
+      if (this.stopped) return;
+      this.lastRenewedAt = Math.max(this.lastRenewedAt, sentAt);
+      this.arm();
     } catch (err) {
       if (this.stopped) return;
-      if (err instanceof LeaseLostError) return this.lose(err);
-      const since = Date.now() - this.lastRenewedAt;
-      if (since >= this.leaseMs) this.lose(new LeasePresumedLostError(since));
+      if (err instanceof LeaseLostError) this.lose(err);
+      // Anything else (unreachable, timed out): the watchdog decides at the deadline.
     }
   }
 
   private lose(reason: Error): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
     this.stopped = true;
+    this.clearTimers();
+    this.halt.abort(reason);
     this.onLost(reason);
+  }
+
+  private clearTimers(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.timer = null;
+    this.watchdog = null;
   }
 }

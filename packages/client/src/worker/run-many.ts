@@ -1,7 +1,8 @@
 import type { LedgerRequestError } from '../errors.js';
 import { InProgressError } from '../errors.js';
-import { MAX_BATCH_CLAIMS, type LedgerApi } from '../http/worker-api.js';
-import type { AcquiredClaim, OperationKey } from '../types.js';
+import { MAX_BATCH_CLAIMS, refusesField, type BatchClaimResult, type LedgerApi } from '../http/worker-api.js';
+import type { AcquiredClaim, ClaimRequest, OperationKey } from '../types.js';
+import { acceptedFields } from './claim-loop.js';
 import { executeJob } from './execute-job.js';
 import type { OperationContext } from './operation-context.js';
 import { claimRequestFor, runOnce } from './run-once.js';
@@ -14,7 +15,10 @@ export interface RunManyOptions<T> extends Omit<RunOptions, 'firstStep'> {
   readonly payload: (item: T, index: number) => unknown;
   /** Jobs running at once. @defaultValue 4 */
   readonly concurrency?: number;
-  /** Claims per `POST /v1/claims/batch` (≤ 500). @defaultValue 100 */
+  /**
+   * Most claims per `POST /v1/claims/batch` (≤ 500); a batch never holds more than the free
+   * slots (`concurrency` minus the jobs running). @defaultValue 100
+   */
   readonly chunkSize?: number;
 }
 
@@ -24,10 +28,14 @@ export type ItemReport<T> =
   | { readonly index: number; readonly item: T; readonly ok: false; readonly error: unknown };
 
 /**
- * Backfills: claims the items in chunks through `POST /v1/claims/batch`, runs the job of every
- * acquired item (at most `concurrency` at once, leases renewed), and reports per item in input
- * order. Replays are reported without running; items answered `in-progress` go through
- * `runOnce` (which waits when `waitIfInProgress` is set); other refusals are the item's error.
+ * Backfills: claims the items through `POST /v1/claims/batch` only as fast as jobs can start —
+ * each batch holds at most as many claims as there are free slots (`concurrency` minus the jobs
+ * running, and at most `chunkSize`), so no acquired lease waits in a queue while it runs out —
+ * runs the job of every acquired item at once (its lease renewed, counted from the batch's
+ * sending), and reports per item in input order. Replays are reported without running; items
+ * answered `in-progress` go through `runOnce` (which waits when `waitIfInProgress` is set);
+ * other refusals are the item's error. A batch the ledger could not take (unreachable after the
+ * retries, or cancelled) is the error of each of its items; later items are still tried.
  */
 export async function runMany<T>(
   api: LedgerApi,
@@ -39,63 +47,89 @@ export async function runMany<T>(
   const chunk = Math.min(MAX_BATCH_CLAIMS, Math.max(1, options.chunkSize ?? 100));
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const reports: ItemReport<T>[] = new Array(items.length);
-  for (let start = 0; start < items.length; start += chunk) {
-    const slice = items.slice(start, start + chunk);
-    const requests: ReturnType<typeof claimRequestFor>[] = [];
-    const valid: number[] = [];
-    slice.forEach((item, i) => {
-      const index = start + i;
+  const ready: (() => Promise<void>)[] = [];
+  let next = 0;
+  let busy = 0;
+  let claiming: Promise<void> | null = null;
+
+  const report = (index: number, outcome: { ok: true; result: RunResult } | { ok: false; error: unknown }) =>
+    (reports[index] = { index, item: items[index]!, ...outcome } as ItemReport<T>);
+  const task = (index: number, fn: () => Promise<RunResult>) => async () => {
+    try {
+      report(index, { ok: true, result: await fn() });
+    } catch (error) {
+      report(index, { ok: false, error });
+    }
+  };
+
+  /** Claims the next items, as many as there are free slots; queues a task per item to run. */
+  const claimNext = async (): Promise<void> => {
+    const room = Math.min(chunk, concurrency - busy);
+    const requests: ClaimRequest[] = [];
+    const indexes: number[] = [];
+    while (requests.length < room && next < items.length) {
+      const index = next++;
+      const item = items[index]!;
       try {
         requests.push(claimRequestFor(options.key(item, index), options.payload(item, index), options));
-        valid.push(index);
+        indexes.push(index);
       } catch (error) {
-        reports[index] = { index, item, ok: false, error };
-      }
-    });
-    if (requests.length === 0) continue;
-    const answers = await api.claimBatch(requests, options.signal);
-    const work: (() => Promise<void>)[] = [];
-    for (const a of answers) {
-      const index = valid[a.index]!;
-      const item = items[index]!;
-      const request = requests[a.index]!;
-      const run = (fn: () => Promise<RunResult>) => async () => {
-        try {
-          reports[index] = { index, item, ok: true, result: await fn() };
-        } catch (error) {
-          reports[index] = { index, item, ok: false, error };
-        }
-      };
-      if (a.ok && a.answer.kind === 'replayed') {
-        const r = a.answer;
-        reports[index] = {
-          index,
-          item,
-          ok: true,
-          result: { status: 'replayed', operationId: r.operationId, state: r.state, outcome: r.outcome },
-        };
-      } else if (a.ok) {
-        const claim = a.answer as AcquiredClaim;
-        const key = request.key as Required<OperationKey>;
-        work.push(run(() => executeJob(api, shortcuts, claim, key, (op) => job(op, item), options)));
-      } else if (a.error instanceof InProgressError) {
-        work.push(
-          run(() => runOnce(api, shortcuts, request.key, request.payload, (op) => job(op, item), options)),
-        );
-      } else {
-        reports[index] = { index, item, ok: false, error: a.error as LedgerRequestError };
+        report(index, { ok: false, error });
       }
     }
-    await pool(work, concurrency);
-  }
-  return reports;
-}
-
-/** Runs the tasks, at most `concurrency` at once (tasks never reject: they record their error). */
-async function pool(tasks: readonly (() => Promise<void>)[], concurrency: number): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < tasks.length) await tasks[next++]!();
+    if (requests.length === 0) return;
+    const sentAt = Date.now();
+    let answers: BatchClaimResult[];
+    try {
+      answers = await api.claimBatch(
+        requests.map((r) => acceptedFields(r, shortcuts)),
+        options.signal,
+      );
+    } catch (error) {
+      for (const index of indexes) report(index, { ok: false, error });
+      return;
+    }
+    for (const a of answers) {
+      const index = indexes[a.index]!;
+      const item = items[index]!;
+      const request = requests[a.index]!;
+      const run = (op: OperationContext) => job(op, item);
+      if (a.ok && a.answer.kind === 'replayed') {
+        const r = a.answer;
+        report(index, {
+          ok: true,
+          result: { status: 'replayed', operationId: r.operationId, state: r.state, outcome: r.outcome },
+        });
+      } else if (a.ok) {
+        if (request.claimRequestId !== undefined && shortcuts.claimRequestIds !== false)
+          shortcuts.claimRequestIds = true;
+        const claim = a.answer as AcquiredClaim;
+        const key = request.key as Required<OperationKey>;
+        ready.push(task(index, () => executeJob(api, shortcuts, claim, key, run, options, sentAt)));
+      } else if (a.error instanceof InProgressError || refusesField(a.error, 'claimRequestId')) {
+        // An older ledger without claimRequestId: runOnce learns it and claims without it.
+        ready.push(task(index, () => runOnce(api, shortcuts, request.key, request.payload, run, options)));
+      } else {
+        report(index, { ok: false, error: a.error as LedgerRequestError });
+      }
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, lane));
+
+  const lane = async (): Promise<void> => {
+    for (;;) {
+      const work = ready.shift();
+      if (work) {
+        busy++;
+        await work().finally(() => busy--);
+      } else if (next < items.length) {
+        await (claiming ??= claimNext().finally(() => (claiming = null)));
+      } else if (claiming) {
+        await claiming;
+      } else {
+        return;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, items.length)) }, lane));
+  return reports;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LedgerApi } from '../http/worker-api.js';
 import { stepNameIssue, validateKey } from '../key/operation-key.js';
 import { InvalidKeyError } from '../errors.js';
@@ -7,7 +8,10 @@ import { executeJob } from './execute-job.js';
 import { DEFAULT_LEASE_MS, type Job, type RunOptions, type RunResult } from './run-options.js';
 import type { Shortcuts } from './shortcuts.js';
 
-/** The claim body of a run (key validated locally first). @throws InvalidKeyError. */
+/**
+ * The claim body of a run (key validated locally first), with a fresh random `claimRequestId`
+ * (a UUID) that every retry of this claim repeats. @throws InvalidKeyError.
+ */
 export function claimRequestFor(key: OperationKey, payload: unknown, options: RunOptions): ClaimRequest {
   const valid = validateKey(key);
   if (options.firstStep !== undefined) {
@@ -21,6 +25,7 @@ export function claimRequestFor(key: OperationKey, payload: unknown, options: Ru
     ...(options.workerId !== undefined ? { workerId: options.workerId } : {}),
     ...(options.supersedes !== undefined ? { supersedes: options.supersedes } : {}),
     ...(options.firstStep !== undefined ? { startStep: options.firstStep } : {}),
+    claimRequestId: randomUUID(),
   };
 }
 
@@ -37,7 +42,7 @@ export async function runOnce(
   options: RunOptions = {},
 ): Promise<RunResult> {
   const request = claimRequestFor(key, payload, options);
-  const answer = await claimUntilDecided(api, shortcuts, request, options);
+  const { answer, sentAt } = await claimUntilDecided(api, shortcuts, request, options);
   if (answer.kind === 'replayed') {
     return {
       status: 'replayed',
@@ -53,5 +58,6 @@ export async function runOnce(
     request.key as Required<OperationKey>,
     job,
     options,
+    sentAt,
   );
 }

@@ -7,6 +7,11 @@
 export class Shortcuts {
   claimStartStep: boolean | undefined;
   confirmCompleteStep: boolean | undefined;
+  /**
+   * The ledger accepts a claim's `claimRequestId` (learnt like the shortcuts, but not turned off
+   * by the `shortcuts` option: it is what keeps a retried claim from colliding with itself).
+   */
+  claimRequestIds: boolean | undefined;
 
   constructor(readonly enabled: boolean) {
     if (!enabled) {
