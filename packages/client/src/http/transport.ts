@@ -141,11 +141,21 @@ export class Transport {
   }
 }
 
-/** Network failures and client timeouts (fetch rejects with TypeError / TimeoutError / AbortError). */
-function isTransient(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
+/**
+ * Network failures and client timeouts (fetch rejects with TypeError / TimeoutError /
+ * AbortError, or an error with a system `code` such as ECONNRESET). Judged by name and shape,
+ * not `instanceof Error`: the error may come from another realm (a VM context, jest's test
+ * environment), whose `TypeError` is not this realm's.
+ */
+export function isTransient(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { name, code } = err as { name?: unknown; code?: unknown };
   return (
-    err.name === 'TypeError' || err.name === 'TimeoutError' || err.name === 'AbortError' || 'code' in err
+    name === 'TypeError' ||
+    name === 'TimeoutError' ||
+    name === 'AbortError' ||
+    typeof code === 'string' ||
+    typeof code === 'number'
   );
 }
 

@@ -30,7 +30,8 @@ const CONFIRM_ROUNDS = 3;
  * refused, or no renewal succeeded for `leaseMs` since the last one or since `claimSentAt` (local
  * epoch ms, taken before the claim request was sent).
  * @throws JobFailedError when the job threw; LeaseLostError / DuplicateEffectError when the
- *   ledger refused the confirm; LedgerUnavailableError when the confirm could not be delivered.
+ *   ledger refused the confirm (not when the operation is confirmed with this job's reference:
+ *   see {@link recordedAnyway}); LedgerUnavailableError when the confirm could not be delivered.
  */
 export async function executeJob(
   api: LedgerApi,
@@ -39,13 +40,19 @@ export async function executeJob(
   key: Required<OperationKey>,
   job: Job,
   options: RunOptions,
+  claimSentAt: number = Date.now(),
 ): Promise<RunResult> {
   const abort = new AbortController();
   const signals = [abort.signal, ...(options.signal ? [options.signal] : [])];
   const op = new OperationContext(api, shortcuts, claim, key, AbortSignal.any(signals));
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const keeper = new LeaseKeeper(api, claim.operationId, claim.fencingToken, leaseMs, (reason) =>
-    abort.abort(reason),
+  const keeper = new LeaseKeeper(
+    api,
+    claim.operationId,
+    claim.fencingToken,
+    leaseMs,
+    (reason) => abort.abort(reason),
+    claimSentAt,
   );
   if (options.renewLease !== false) keeper.start();
   let timer: NodeJS.Timeout | undefined;
@@ -72,7 +79,15 @@ export async function executeJob(
       throw await recordFailure(api, op, error, options);
     }
     op.close();
-    return await confirm(api, shortcuts, op, result ?? {});
+    const returned = result ?? {};
+    try {
+      return await confirm(api, shortcuts, op, returned);
+    } catch (err) {
+      if (!(err instanceof LeaseLostError)) throw err;
+      const recorded = await recordedAnyway(api, op, returned);
+      if (recorded) return recorded;
+      throw err;
+    }
   } finally {
     clearTimeout(timer);
     op.close();
@@ -116,6 +131,34 @@ async function deliverConfirm(
       if (!(err instanceof LedgerUnavailableError) || round >= CONFIRM_ROUNDS) throw err;
     }
   }
+}
+
+/**
+ * After a confirm refused `stale-token` / `not-in-progress` (the lease ran out and a later attempt
+ * or recovery moved on): when the operation is confirmed with this job's `destinationRef`, the
+ * effect this job reported was recorded — the answer is the recorded outcome instead of the
+ * refusal: `executed` when this attempt started a step (this job did the effect; a later attempt
+ * or recovery recorded it), else `replayed` (its steps were all completed by earlier attempts).
+ * Null when it is not (or cannot be read): the caller throws the refusal.
+ */
+async function recordedAnyway(
+  api: LedgerApi,
+  op: OperationContext,
+  result: JobResult,
+): Promise<RunResult | null> {
+  if (result.destinationRef === undefined) return null;
+  const status = await api.getOperation(op.operationId).catch(() => null);
+  if (status?.state !== 'confirmed' || status.destinationRef !== result.destinationRef) return null;
+  const ours = op.startedSteps.length > 0;
+  const confirmation = status.confirmation as { outputs?: Json | null } | null | undefined;
+  const outputs = confirmation?.outputs ?? null;
+  return {
+    status: ours ? 'executed' : 'replayed',
+    operationId: op.operationId,
+    state: 'confirmed',
+    attempt: op.attempt,
+    outcome: { destinationRef: status.destinationRef, outputs },
+  };
 }
 
 function executed(op: OperationContext, result: JobResult): RunResult {

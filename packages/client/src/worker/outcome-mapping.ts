@@ -19,7 +19,33 @@ export interface FailedAttempt {
   readonly classifyError?: (error: unknown) => ErrorClass | undefined;
 }
 
-const MAX_TEXT = 4096;
+/**
+ * The ledger's limits on what a worker reports (the DTOs of `…/fail`, `…/release`, `…/unknown`,
+ * docs/api.md "Worker follow-ups"): `error.code` 1–256, `error.message` and `reason` at most
+ * 4 096 — counted in UTF-16 code units, as the ledger's validation counts them.
+ */
+export const REPORT_LIMITS = { code: 256, text: 4096 } as const;
+
+const RELEASE_PREFIX = 'cancelled before any step started: ';
+
+/** U+0000 and unpaired UTF-16 surrogates: the ledger refuses them (its store cannot hold them). */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what this removes
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `text` as the ledger accepts it: without U+0000 and unpaired surrogates (each becomes U+FFFD,
+ * so the reader sees something was there), cut at a code point boundary to at most `max` UTF-16
+ * units (never splitting a surrogate pair), `fallback` when nothing is left. Pure.
+ */
+export function reportable(text: string, max: number, fallback = ''): string {
+  const clean = text.replace(UNSTORABLE, '\ufffd').trim();
+  let out = '';
+  for (const ch of clean) {
+    if (out.length + ch.length > max) break;
+    out += ch;
+  }
+  return out || fallback.slice(0, max);
+}
 
 /**
  * The outcome-mapping rule (package README, "Outcome mapping"):
@@ -35,7 +61,8 @@ export function reportFor(attempt: FailedAttempt): JobReport {
   const message = text(attempt.error);
   if (final) return { kind: 'fail', retryable: false, code: codeOf(attempt.error, 'final'), message };
   if (attempt.startedSteps > 0) return { kind: 'unknown', reason: message };
-  if (attempt.cancelled) return { kind: 'release', reason: `cancelled before any step started: ${message}` };
+  if (attempt.cancelled)
+    return { kind: 'release', reason: reportable(RELEASE_PREFIX + message, REPORT_LIMITS.text) };
   return { kind: 'fail', retryable: true, code: codeOf(attempt.error, 'job-error'), message };
 }
 
@@ -47,12 +74,25 @@ function isFinal(error: unknown, classify?: (error: unknown) => ErrorClass | und
 }
 
 function codeOf(error: unknown, fallback: string): string {
-  if (error instanceof FinalError) return error.code.slice(0, 256) || fallback;
-  const name = error instanceof Error ? error.name : '';
-  return (name && name !== 'Error' ? name : fallback).slice(0, 256);
+  if (error instanceof FinalError) return reportable(error.code, REPORT_LIMITS.code, fallback);
+  const name = errorLike(error)?.name ?? '';
+  return reportable(name && name !== 'Error' ? name : fallback, REPORT_LIMITS.code, fallback);
 }
 
 function text(error: unknown): string {
-  const raw = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return (raw.trim() || 'job failed').slice(0, MAX_TEXT);
+  const e = errorLike(error);
+  let raw: string;
+  try {
+    raw = e ? `${e.name}: ${e.message}` : String(error);
+  } catch {
+    raw = ''; // an object whose toString throws
+  }
+  return reportable(raw, REPORT_LIMITS.text, 'job failed');
+}
+
+/** An error's name and message, also from another realm (where `instanceof Error` is false). */
+function errorLike(error: unknown): { name: string; message: string } | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  return typeof name === 'string' && typeof message === 'string' ? { name, message } : null;
 }
