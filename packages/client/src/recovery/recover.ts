@@ -55,15 +55,38 @@ export interface RecoveryReport {
   alreadySettled: number;
   /** Entries `lookup` skipped (returned null). */
   skipped: number;
-  /** Operations whose lookup or evidence failed, with the error. */
+  /**
+   * Operations whose lookup or evidence failed, with the latest error (one entry per operation).
+   * A transient failure is tried again on a later pass of a loop; see {@link isDefinitive}.
+   */
   readonly errors: { operationId: string; error: unknown }[];
+}
+
+/** Most passes a failing operation waits before it is tried again (the backoff's cap). */
+export const MAX_BACKOFF_PASSES = 32;
+
+/**
+ * A failure that asking again will not change: a refusal of the ledger (4xx) other than 408 and
+ * 429. Everything else is transient — the ledger unreachable or 503 after the client's retries,
+ * a 5xx, and any error `lookup` throws (the destination briefly unreachable).
+ */
+export function isDefinitive(error: unknown): boolean {
+  return (
+    error instanceof LedgerRequestError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 408 &&
+    error.status !== 429
+  );
 }
 
 /**
  * The recovery process ("inspect, don't retry"): reads the tenant's review queue for
  * `unknown_outcome` entries, asks `lookup` what the destination holds, and submits evidence
  * (`POST …/evidence`): found → confirmed, not found → released for retry, inconclusive → left to
- * an operator (not asked again in this run). Roles: `auditor` or `operator` to read the queue,
+ * an operator (not asked again in this run). A transient failure (see {@link isDefinitive}) is
+ * tried again on a later pass with exponential backoff in passes (1, 2, 4 … at most
+ * {@link MAX_BACKOFF_PASSES} passes later); a definitive refusal is not asked again. Roles: `auditor` or `operator` to read the queue,
  * `worker` or `operator` for evidence.
  */
 export async function recover(api: LedgerApi, options: RecoverOptions): Promise<RecoveryReport> {
@@ -77,6 +100,16 @@ export async function recover(api: LedgerApi, options: RecoverOptions): Promise<
     errors: [],
   };
   const skip = new Set<string>();
+  const failing = new Map<string, { failures: number; retryAtPass: number }>();
+  const noteError = (operationId: string, error: unknown) => {
+    const at = report.errors.findIndex((e) => e.operationId === operationId);
+    if (at >= 0) report.errors[at] = { operationId, error };
+    else report.errors.push({ operationId, error });
+    if (isDefinitive(error)) return skip.add(operationId);
+    const failures = (failing.get(operationId)?.failures ?? 0) + 1;
+    const wait = Math.min(2 ** (failures - 1), MAX_BACKOFF_PASSES);
+    failing.set(operationId, { failures, retryAtPass: report.passes + wait });
+  };
   do {
     report.passes++;
     const entries = api.paginate((cursor) =>
@@ -89,6 +122,7 @@ export async function recover(api: LedgerApi, options: RecoverOptions): Promise<
     );
     for await (const entry of entries) {
       if (skip.has(entry.operationId)) continue;
+      if ((failing.get(entry.operationId)?.retryAtPass ?? 0) > report.passes) continue;
       try {
         const verdict = await recoverOne(api, entry, options);
         if (verdict === 'inconclusive') skip.add(entry.operationId);
@@ -97,9 +131,9 @@ export async function recover(api: LedgerApi, options: RecoverOptions): Promise<
         else if (verdict === 'found') report.found++;
         else if (verdict === 'not_found') report.notFound++;
         else report.inconclusive++;
+        failing.delete(entry.operationId);
       } catch (error) {
-        skip.add(entry.operationId);
-        report.errors.push({ operationId: entry.operationId, error });
+        noteError(entry.operationId, error);
       }
     }
     if (options.loop) await sleep(options.loop.intervalMs, options.loop.signal).catch(() => undefined);
