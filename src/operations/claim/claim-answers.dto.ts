@@ -8,6 +8,7 @@ const CLAIM_REASONS = [
   'after_release',
   'after_lease_expiry',
   'after_approval',
+  'same_claim_request',
 ] as const;
 
 /** A step an earlier attempt completed: reuse its outputs instead of repeating it. */
@@ -48,7 +49,11 @@ export class ClaimAcquiredDto {
   @ApiProperty({ description: 'SHA-256 (hex) of the payload in RFC 8785 canonical form' })
   fingerprint!: string;
 
-  @ApiProperty({ enum: CLAIM_REASONS, description: 'Why this attempt began' })
+  @ApiProperty({
+    enum: CLAIM_REASONS,
+    description:
+      'Why this attempt began; same_claim_request: a repeat of the claim request (claimRequestId) that acquired it',
+  })
   reason!: (typeof CLAIM_REASONS)[number];
 
   @ApiProperty({ type: [CompletedStepDto] })
