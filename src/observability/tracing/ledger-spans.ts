@@ -88,12 +88,7 @@ export async function withLedgerSpan<T>(
       try {
         return await fn(scope);
       } catch (error) {
-        span.recordException(error instanceof Error ? error : String(error));
-        span.setStatus({
-          code: SpanStatusCode.ERROR,
-          message: error instanceof Error ? error.name : undefined,
-        });
-        throw error;
+        throw failed(span, error);
       } finally {
         span.end();
       }
@@ -116,14 +111,16 @@ export function withLedgerSpanSync<T>(
       try {
         return fn(scope);
       } catch (error) {
-        span.recordException(error instanceof Error ? error : String(error));
-        span.setStatus({
-          code: SpanStatusCode.ERROR,
-          message: error instanceof Error ? error.name : undefined,
-        });
-        throw error;
+        throw failed(span, error);
       } finally {
         span.end();
       }
     });
+}
+
+/** Records `error` on `span` (an exception event, status ERROR) and returns it for rethrowing. */
+function failed(span: Span, error: unknown): unknown {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : undefined });
+  return error;
 }

@@ -1,47 +1,13 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-
-const ROOT = process.cwd();
-const OUT = join(ROOT, 'node_modules/.cache/ledger-projector-build');
-
-// Transpiles src/**/*.ts (not type-checked: `npx tsc` does that) with the project's .swcrc.
-const BUILD = `
-import { transformFile } from '@swc/core';
-import { readdirSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
-import { join, dirname, relative } from 'node:path';
-const [root, out] = process.argv.slice(1);
-const swcrc = JSON.parse(readFileSync(join(root, '.swcrc'), 'utf8'));
-delete swcrc.$schema;
-const files = [];
-const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) { const p = join(d, e.name);
-  if (e.isDirectory()) walk(p); else if (p.endsWith('.ts') && !p.endsWith('.spec.ts')) files.push(p); } };
-walk(join(root, 'src'));
-rmSync(out, { recursive: true, force: true });
-await Promise.all(files.map(async (f) => {
-  const { code } = await transformFile(f, { ...swcrc, swcrc: false, sourceMaps: false, filename: f });
-  const target = join(out, relative(root, f)).replace(/\\.ts$/, '.js');
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, code);
-}));
-writeFileSync(join(out, 'package.json'), '{"type":"module"}\\n');
-`;
-
-let built = false;
+import { swcBuild } from '../../support/swc-build.js';
 
 /**
- * Compiles the sources once per test file into `node_modules/.cache/ledger-projector-build`
- * (SWC, well under a second — a full `tsc` build would cost ~15 s of the test budget) and returns
- * the path of the projector entry point, `src/projections/projector-main.js`, there.
+ * The projector entry point, `src/projections/projector-main.js`, of the sources compiled into
+ * `node_modules/.cache/ledger-projector-build` (see `swcBuild`).
  */
 export function buildProjector(): string {
-  if (!built) {
-    execFileSync(process.execPath, ['--input-type=module', '-e', BUILD, ROOT, OUT], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
-    built = true;
-  }
-  return join(OUT, 'src/projections/projector-main.js');
+  return join(swcBuild('ledger-projector-build'), 'src/projections/projector-main.js');
 }
 
 /** A projector child process and the instance id it reported. */
@@ -62,7 +28,7 @@ export async function startProjectorProcess(
 ): Promise<ProjectorProcess> {
   const entry = buildProjector();
   const child = spawn(process.execPath, [entry], {
-    cwd: ROOT,
+    cwd: process.cwd(),
     env: {
       ...process.env,
       NODE_OPTIONS: '',
