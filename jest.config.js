@@ -15,6 +15,8 @@ const swc = [
     module: { type: 'es6' },
   },
 ];
+// `npm run test:timings` (LEDGER_TEST_TIMINGS=<file>): per-file wall and CPU seconds, see test/support/timing/.
+const timings = process.env.LEDGER_TEST_TIMINGS;
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
@@ -23,7 +25,7 @@ const common = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: { '^.+\\.ts$': swc },
-  testEnvironment: 'node',
+  testEnvironment: timings ? '<rootDir>/test/support/timing/timed-environment.js' : 'node',
 };
 export default {
   // Hooks start real ledgers and databases; on a loaded 2-core machine 5 s is too little.
@@ -32,6 +34,7 @@ export default {
   // most e2e files spend much of their time waiting (PostgreSQL, child processes, leases, SSE).
   // One worker per core overlaps those waits. `npx jest -w 1` still runs them in series.
   maxWorkers: '100%',
+  reporters: timings ? ['default', '<rootDir>/test/support/timing/timing-reporter.js'] : ['default'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{src,test,packages/*/test}/**/*.unit.spec.ts'] },
     { ...common, displayName: 'int', testMatch: ['<rootDir>/{src,test,packages/*/test}/**/*.int.spec.ts'] },

@@ -1,0 +1,52 @@
+/**
+ * Jest reporter for `npm run test:timings`: after the run, reads the lines ./timed-environment.js
+ * appended to LEDGER_TEST_TIMINGS and prints every file's wall and CPU seconds (slowest CPU
+ * first), the sums, the run's wall time and the load average at start and end (`os.loadavg()`):
+ * on a shared machine the sum of CPU seconds is steadier than the wall time.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, relative } from 'node:path';
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+export default class TimingReporter {
+  constructor(globalConfig) {
+    this.rootDir = globalConfig.rootDir;
+    this.file = process.env.LEDGER_TEST_TIMINGS;
+  }
+
+  onRunStart() {
+    this.startedAt = Date.now();
+    this.loadAtStart = load();
+    if (!this.file) return;
+    mkdirSync(dirname(this.file), { recursive: true });
+    writeFileSync(this.file, '');
+  }
+
+  onRunComplete() {
+    if (!this.file || !existsSync(this.file)) return;
+    const rows = readFileSync(this.file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .sort((a, b) => b.cpuS + b.childCpuS - (a.cpuS + a.childCpuS));
+    const sum = (key) => rows.reduce((s, r) => s + r[key], 0).toFixed(1);
+    const lines = rows.map(
+      (r) =>
+        `${r.cpuS.toFixed(1).padStart(7)} ${r.childCpuS.toFixed(1).padStart(7)} ${r.wallS.toFixed(1).padStart(7)}  ${relative(this.rootDir, r.file)}`,
+    );
+    const wall = ((Date.now() - this.startedAt) / 1000).toFixed(1);
+    const out = [
+      '  cpu s child s  wall s  file',
+      ...lines,
+      `${sum('cpuS').padStart(7)} ${sum('childCpuS').padStart(7)} ${sum('wallS').padStart(7)}  sum of ${rows.length} files`,
+      `run wall ${wall} s; load average (1/5/15 min) at start ${this.loadAtStart}, at end ${load()}`,
+    ].join('\n');
+    writeFileSync(this.file.replace(/(\.jsonl)?$/, '.txt'), `${out}\n`);
+    process.stderr.write(`\n${out}\n`);
+  }
+}
