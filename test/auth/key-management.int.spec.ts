@@ -1,6 +1,6 @@
 // Key management outside HTTP: the first-run admin key of `npm start`, LEDGER_ADMIN_TOKEN, the
 // `keys` CLI, and the migration (idempotent, concurrent start-ups) — on a real PGlite database.
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { generateToken } from '../../src/auth/api-key-token.js';
 import { bootstrapAdminKey } from '../../src/auth/bootstrap-admin-key.js';
 import { announceBootstrap } from '../../src/auth/announce-bootstrap.js';
@@ -10,12 +10,12 @@ import { DEFAULT_CONFIG } from '../../src/config/ledger-config.js';
 import { PgliteExecutor } from '../../src/event-store/postgres/pglite-executor.js';
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
 import { ApiKeyService } from '../../src/auth/api-key.service.js';
+import { newPglite } from '../support/pglite-snapshot.js';
 
 let db: PGlite;
 let sql: SqlExecutor;
 beforeEach(async () => {
-  db = new PGlite();
-  await db.waitReady;
+  db = await newPglite(); // an initialised, empty cluster (no initdb per test)
   sql = new PgliteExecutor(db);
   await installApiKeySchema(sql);
 });

@@ -17,13 +17,17 @@ import { describeEventStoreContract } from './event-store.contract.js';
 import { describeGroupCommit } from './group-commit.contract.js';
 import { ids, newEvents, readAllUntil, sleep, streamName } from './event-store-test-kit.js';
 import { appendRaw, countStoredEvents, recordedMigrations } from './sql-test-kit.js';
+import { pgliteSnapshot } from '../support/pglite-snapshot.js';
 
 const START_TIMEOUT = 30_000;
 
-describeGroupCommit('PGlite', () => createPgliteEventStore());
+// In-memory stores start from a dump of an initialised, empty cluster (no initdb each time).
+const openStore = async () => createPgliteEventStore({ loadDataDir: await pgliteSnapshot() });
+
+describeGroupCommit('PGlite', openStore);
 
 describeEventStoreContract('PGlite', async () => {
-  const store = await createPgliteEventStore();
+  const store = await openStore();
   return {
     store,
     cleanup: () => store.close(),
@@ -35,7 +39,7 @@ describe('PGlite event store', () => {
   let store: PgliteEventStore;
 
   beforeAll(async () => {
-    store = await createPgliteEventStore();
+    store = await openStore();
   }, START_TIMEOUT);
   afterAll(() => store?.close());
 
@@ -87,7 +91,7 @@ describe('PGlite event store', () => {
     async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'ledger-pglite-'));
       try {
-        const db = new PGlite(dataDir);
+        const db = new PGlite(dataDir, { loadDataDir: await pgliteSnapshot() });
         const executor = new PgliteExecutor(db);
         const applied = await Promise.all([1, 2, 3].map(() => installEventStoreSchema(executor)));
         const versions = EVENT_STORE_MIGRATIONS.map((m) => m.version);
@@ -104,6 +108,34 @@ describe('PGlite event store', () => {
           expect((await recordedMigrations(reopened.executor)).map((m) => m.version)).toEqual(versions);
         } finally {
           await reopened.close();
+        }
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    START_TIMEOUT,
+  );
+
+  it(
+    'starts a new store from a data-directory dump (loadDataDir), in memory and in a directory, and installs the schema',
+    async () => {
+      const source = new PGlite({ loadDataDir: await pgliteSnapshot() });
+      await source.exec("create table from_dump (v text); insert into from_dump values ('kept')");
+      const dump = await source.dumpDataDir('none');
+      await source.close();
+      const dataDir = await mkdtemp(join(tmpdir(), 'ledger-pglite-'));
+      try {
+        for (const options of [{ loadDataDir: dump }, { dataDir, loadDataDir: dump }]) {
+          const opened = await createPgliteEventStore(options);
+          try {
+            const { rows } = await opened.executor.query<{ v: string }>('select v from from_dump');
+            expect(rows).toEqual([{ v: 'kept' }]);
+            expect((await recordedMigrations(opened.executor)).map((m) => m.version)).toEqual(
+              EVENT_STORE_MIGRATIONS.map((m) => m.version),
+            );
+          } finally {
+            await opened.close();
+          }
         }
       } finally {
         await rm(dataDir, { recursive: true, force: true });

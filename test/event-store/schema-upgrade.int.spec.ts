@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { NO_STREAM, ANY, WrongExpectedVersionError } from '../../src/event-store/event-store.port.js';
 import { PgPoolExecutor } from '../../src/event-store/postgres/pg-pool-executor.js';
@@ -17,6 +17,7 @@ import { ids, newEvents, streamName } from './event-store-test-kit.js';
 import { MIGRATIONS_AT_382FAA8 } from './fixtures/main-382faa8/index.js';
 import { describeGroupCommit } from './group-commit.contract.js';
 import { countStoredEvents, recordedMigrations } from './sql-test-kit.js';
+import { newPglite } from '../support/pglite-snapshot.js';
 
 /**
  * Databases created by an earlier release (main at 382faa8, its migrations frozen in
@@ -142,14 +143,14 @@ describe('schema upgrade from main at 382faa8: PostgreSQL', () => {
 
 /** An in-memory PGlite holding the earlier release's schema and data, then opened by the current code. */
 async function upgradedPglite(): Promise<{ store: SqlEventStore; db: PGlite }> {
-  const db = new PGlite();
+  const db = await newPglite();
   const sql = new PgliteExecutor(db);
   await applyMigrations(sql, MIGRATIONS_AT_382FAA8);
   const stored = await writeAsEarlierRelease(sql);
   expect(await installEventStoreSchema(sql)).toEqual(
     EVENT_STORE_MIGRATIONS.map((m) => m.version).filter((v) => v > 8),
   );
-  const fresh = new PGlite();
+  const fresh = await newPglite();
   await installEventStoreSchema(new PgliteExecutor(fresh));
   await expectUpgraded(sql, stored, new PgliteExecutor(fresh));
   await fresh.close();

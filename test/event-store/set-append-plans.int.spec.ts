@@ -1,11 +1,11 @@
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
 import { PgPoolExecutor } from '../../src/event-store/postgres/pg-pool-executor.js';
 import { PgliteExecutor } from '../../src/event-store/postgres/pglite-executor.js';
 import { installEventStoreSchema } from '../../src/event-store/sql/event-store-schema.js';
 import { APPEND_ANY_QUERY } from '../../src/event-store/sql/functions/ledger-append-any.js';
 import { CREATE_STREAMS_QUERY } from '../../src/event-store/sql/functions/ledger-create-streams.js';
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
+import { newPglite } from '../support/pglite-snapshot.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres-test-db.js';
 
 /**
@@ -86,7 +86,6 @@ describePlans('PostgreSQL', async () => {
 });
 
 describePlans('PGlite', async () => {
-  const db = new PGlite();
-  await db.waitReady;
+  const db = await newPglite();
   return { sql: new PgliteExecutor(db), close: () => db.close() };
 });

@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { DEFAULT_CONFIG, type LedgerConfig, type StoreKind } from '../../src/config/ledger-config.js';
 import { createLedgerApp } from '../../src/create-ledger-app.js';
 import { LISTEN_BACKLOG, reservePort } from '../../src/process/reserve-port.js';
@@ -9,8 +11,13 @@ import type { TenantScope } from '../../src/auth/caller.js';
 import { ROLES, type Role } from '../../src/auth/role.js';
 import type { EventStore } from '../../src/event-store/event-store.port.js';
 import { openEventStore } from '../../src/event-store/open-event-store.js';
+import { EventStoreDbEventStore } from '../../src/event-store/eventstoredb/eventstoredb-event-store.js';
+import { PgliteEventStore } from '../../src/event-store/postgres/pglite-event-store.js';
+import { PgliteExecutor } from '../../src/event-store/postgres/pglite-executor.js';
+import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
 import { FakeClock } from './fake-clock.js';
 import { LedgerClient } from './http-client.js';
+import { newPglite, pgliteSnapshot } from './pglite-snapshot.js';
 import { createTestDatabase } from './postgres-test-db.js';
 import { doubleForTestLedger, testLedgerStore } from './eventstoredb-double/test-ledger-on-double.js';
 
@@ -45,7 +52,8 @@ export interface TestLedger {
  * `databaseUrl` share one double.) Authentication is ON: a root key (tenant `*`, all roles) is
  * created and `client` sends it. Per-key rate limiting is off unless `overrides.rateLimitPerKey`
  * sets it (load tests would otherwise trip it). Background jobs (sweeper, retention) are off
- * unless `overrides` sets their intervals.
+ * unless `overrides` sets their intervals. A new PGlite database starts from a dump of a freshly
+ * initialised cluster (./pglite-snapshot.ts) instead of running initdb; migrations still run.
  */
 export async function startTestLedger(
   store: StoreKind = 'pglite',
@@ -80,10 +88,11 @@ export async function startTestLedger(
     };
     config = { ...config, eventStoreConnectionString: double.connectionString };
   }
-  const eventStore = await openEventStore(config);
+  const eventStore = await openTestStore(config);
   const clock = new FakeClock(Date.now());
   const app = await createLedgerApp(config, {
     store: eventStore,
+    sql: await readModelsInSnapshot(eventStore, config),
     clock,
     logger: process.env.LEDGER_TEST_LOG ? ['error', 'warn'] : false,
   });
@@ -122,4 +131,35 @@ export async function startTestLedger(
       await drop();
     },
   };
+}
+
+/**
+ * The configured store; a PGlite one that is new (in memory, or a data directory without a
+ * database yet) is restored from {@link pgliteSnapshot} instead of running initdb.
+ */
+async function openTestStore(config: LedgerConfig): Promise<EventStore> {
+  if (config.store !== 'pglite') return openEventStore(config);
+  const isNew = config.dataDir.startsWith('memory://') || !existsSync(join(config.dataDir, 'PG_VERSION'));
+  if (!isNew) return openEventStore(config);
+  return PgliteEventStore.open({ dataDir: config.dataDir, loadDataDir: await pgliteSnapshot() });
+}
+
+/**
+ * For an EventStoreDB ledger whose read models would live in a new in-memory PGlite: that PGlite,
+ * restored from {@link pgliteSnapshot} and closed with the store (as createLedgerApp does with the
+ * one it opens). Otherwise undefined: the app opens its read-model database itself.
+ */
+async function readModelsInSnapshot(
+  store: EventStore,
+  config: LedgerConfig,
+): Promise<SqlExecutor | undefined> {
+  if (
+    !(store instanceof EventStoreDbEventStore) ||
+    config.databaseUrl ||
+    !config.dataDir.startsWith('memory://')
+  )
+    return undefined;
+  const db = await newPglite();
+  store.releaseOnClose(() => db.close());
+  return new PgliteExecutor(db);
 }
