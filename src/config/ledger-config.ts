@@ -90,6 +90,11 @@ export interface LedgerConfig {
   readonly keepAliveTimeoutMs: number;
   /** How long a stop signal waits for in-flight work before the process exits anyway, ms. */
   readonly shutdownGraceMs: number;
+  /**
+   * How often an open SSE subscription re-checks that its API key is not revoked, ms: a revoked
+   * key's subscriptions end within about this time.
+   */
+  readonly sseKeyRecheckMs: number;
 }
 
 /** A configuration value was missing or malformed; the message names the variable. */
@@ -128,6 +133,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   policyFile: null,
   keepAliveTimeoutMs: 60_000,
   shutdownGraceMs: 10_000,
+  sseKeyRecheckMs: 2_000,
 };
 
 function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -152,7 +158,8 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
  * LEDGER_MAX_SSE_PER_KEY, LEDGER_AUTH_CACHE_MS; projections: LEDGER_PROJECTOR (on|off, default on),
  * LEDGER_PROJECTOR_BATCH_SIZE (500), LEDGER_PROJECTOR_POLL_MS (1000),
  * LEDGER_PROJECTOR_LOCK_POLL_MS (2000), LEDGER_PROJECTION_CHANGE_RETENTION_MS (24 h); process:
- * LEDGER_KEEP_ALIVE_TIMEOUT_MS (60000), LEDGER_SHUTDOWN_GRACE_MS (10000).
+ * LEDGER_KEEP_ALIVE_TIMEOUT_MS (60000), LEDGER_SHUTDOWN_GRACE_MS (10000),
+ * LEDGER_SSE_KEY_RECHECK_MS (2000).
  * @throws ConfigError naming the variable at fault.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
@@ -294,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
       3_600_000,
     ),
     shutdownGraceMs: intVar(env, 'LEDGER_SHUTDOWN_GRACE_MS', DEFAULT_CONFIG.shutdownGraceMs, 100, 600_000),
+    sseKeyRecheckMs: intVar(env, 'LEDGER_SSE_KEY_RECHECK_MS', DEFAULT_CONFIG.sseKeyRecheckMs, 50, 600_000),
   };
 }
 

@@ -1,10 +1,12 @@
 // A subscription outlives the request that authenticated it: revoking its key must end it.
-import { KEY_RECHECK_MS } from '../../src/projections/subscriptions/subscriptions.controller.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
+
+// Re-checked every 500 ms instead of the default 2 s (config `sseKeyRecheckMs`), so the test waits less.
+const KEY_RECHECK_MS = 500;
 
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('pglite', { sseKeyRecheckMs: KEY_RECHECK_MS });
 });
 afterAll(() => ledger.close());
 

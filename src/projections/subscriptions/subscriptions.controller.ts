@@ -1,11 +1,13 @@
 import { ApiEventStream } from '../../common/openapi/api-event-stream.decorator.js';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { type Caller, CurrentCaller, RequireRole, SseConnectionLimiter } from '../../auth/index.js';
 import { ApiKeyService } from '../../auth/api-key.service.js';
 import { validationProblem } from '../../common/validation.js';
+import { LEDGER_CONFIG } from '../../config/config.token.js';
+import type { LedgerConfig } from '../../config/ledger-config.js';
 import { CONFLICTS_FEED } from '../conflicts/conflicts-read-model.js';
 import { checkpointStore } from '../core/checkpoint-store.js';
 import { EVENT_ID_MESSAGE, isEventId } from '../http/dto/event-id.js';
@@ -22,15 +24,14 @@ import { ChangeHub } from './change-hub.js';
 import { type ChangeFilter, changeFilter } from './change-filters.js';
 import { SseSession } from './sse-session.js';
 
-/** How often an open subscription re-checks that its API key is not revoked, ms. */
-export const KEY_RECHECK_MS = 2_000;
 
 /**
  * Live subscriptions (Server-Sent Events) to read-model changes of one tenant. Each event's id
  * is the global position of the change (the checkpoint); reconnect with `Last-Event-ID` (or
  * `?lastEventId=`) to receive exactly the changes after it. A new subscriber first gets `ready`
  * with the current checkpoint as its id; a resume from before pruned history gets `reset`.
- * Open subscriptions per API key are capped (429 `rate-limited`).
+ * Open subscriptions per API key are capped (429 `rate-limited`); each re-checks its key every
+ * `sseKeyRecheckMs` and ends once the key is revoked.
  */
 @ApiTags('subscriptions')
 @Controller('v1/tenants/:tenant')
@@ -40,6 +41,7 @@ export class SubscriptionsController {
     private readonly hub: ChangeHub,
     private readonly limiter: SseConnectionLimiter,
     private readonly keys: ApiKeyService,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
   ) {}
 
   @Get('operations/changes')
@@ -178,7 +180,7 @@ export class SubscriptionsController {
           if (!key || key.revokedAt !== null) session.close();
         })
         .catch(() => undefined);
-    }, KEY_RECHECK_MS);
+    }, this.config.sseKeyRecheckMs);
     keyCheck.unref();
     this.hub.add(session);
     session.start();
