@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG, type LedgerConfig, type StoreKind } from '../../src/config/ledger-config.js';
 import { createLedgerApp } from '../../src/create-ledger-app.js';
@@ -96,6 +97,7 @@ export async function startTestLedger(
     clock,
     logger: process.env.LEDGER_TEST_LOG ? ['error', 'warn'] : false,
   });
+  trackConnections(app.getHttpServer() as Server);
   try {
     // as src/main.ts listens: a bound socket with a deep accept queue (LISTEN_BACKLOG)
     const reserved = await reservePort('127.0.0.1', 0);
@@ -127,7 +129,7 @@ export async function startTestLedger(
     clock,
     config,
     async close() {
-      await app.close();
+      await closeApp(app);
       await drop();
     },
   };
@@ -162,4 +164,40 @@ async function readModelsInSnapshot(
   const db = await newPglite();
   store.releaseOnClose(() => db.close());
   return new PgliteExecutor(db);
+}
+
+/**
+ * `app.close()`, also ending connections that hold no request while it runs. Node's `server.close()`
+ * ends the connections idle at that moment only; one that goes idle later (its SSE stream just
+ * ended by the shutdown) or that a client opened without sending a request yet (fetch does, e.g.
+ * when a subscription is aborted while it connects) stays open until the client drops it or
+ * `headersTimeout` (60 s) ends it — test files with subscriptions took a minute longer.
+ */
+async function closeApp(app: INestApplication): Promise<void> {
+  const server = app.getHttpServer() as Server;
+  const sweep = setInterval(() => {
+    server.closeIdleConnections();
+    for (const socket of connectionsOf(server)) if (socket.bytesRead === 0) socket.destroy();
+  }, 20);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
+}
+
+const connections = new WeakMap<Server, Set<Socket>>();
+
+/** Tracks the server's open connections (from now on) for {@link closeApp}. */
+function trackConnections(server: Server): void {
+  const open = new Set<Socket>();
+  connections.set(server, open);
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+}
+
+function connectionsOf(server: Server): Set<Socket> {
+  return connections.get(server) ?? new Set();
 }
