@@ -24,7 +24,6 @@ import { ChangeHub } from './change-hub.js';
 import { type ChangeFilter, changeFilter } from './change-filters.js';
 import { SseSession } from './sse-session.js';
 
-
 /**
  * Live subscriptions (Server-Sent Events) to read-model changes of one tenant. Each event's id
  * is the global position of the change (the checkpoint); reconnect with `Last-Event-ID` (or
