@@ -88,4 +88,10 @@ describe('readRecords', () => {
   it('refuses a line that is not JSON, naming it', async () => {
     await expect(collect('{"id":"A"}\n{oops\n', 'ndjson')).rejects.toMatchObject({ line: 2 });
   });
+
+  it('refuses malformed CSV of every kind as a row error (an opening quote mid-field was a 500)', async () => {
+    for (const text of [' "', 'id,reference\n"A,B\n', 'id,reference\nA,"B"x\n', 'id\nA,B\n']) {
+      await expect(collect(text, 'csv')).rejects.toBeInstanceOf(RowError);
+    }
+  });
 });

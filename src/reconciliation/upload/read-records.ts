@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { splitLines } from './split-lines.js';
 import { RecordTooLargeError, RowError } from './upload-problems.js';
 import type { UploadFormat } from './upload-stream.js';
@@ -62,9 +62,8 @@ async function* readCsv(body: Readable, maxRecordBytes: number): AsyncGenerator<
   } catch (err) {
     const e = err as { code?: string; lines?: number; message: string };
     if (e.code === 'CSV_MAX_RECORD_SIZE') throw new RecordTooLargeError(csvLine(e), maxRecordBytes);
-    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
-      throw new RowError(csvLine(e), null, e.message);
-    }
+    // every csv-parse refusal (CSV_* codes, INVALID_OPENING_QUOTE, …) is the upload's fault
+    if (err instanceof CsvError) throw new RowError(csvLine(e), null, e.message);
     throw err;
   } finally {
     parser.destroy();
