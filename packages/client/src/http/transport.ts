@@ -19,6 +19,14 @@ export interface TransportOptions {
   readonly retry?: RetryOptions;
   /** Extra headers for every request. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The caller's W3C trace context (https://www.w3.org/TR/trace-context/), asked for on every
+   * request and sent as `traceparent` / `tracestate`, so the ledger's spans and the events it
+   * records join the worker's trace. With OpenTelemetry:
+   * `() => { const h = {}; propagation.inject(context.active(), h); return h; }`.
+   * No dependency on a tracing library: whatever returns the two headers works.
+   */
+  readonly traceContext?: () => { readonly traceparent?: string; readonly tracestate?: string } | undefined;
 }
 
 /** A 2xx (or an accepted non-2xx, see `accept`) answer. */
@@ -56,6 +64,7 @@ export class Transport {
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly headers: Record<string, string>;
+  private readonly traceContext: TransportOptions['traceContext'];
 
   constructor(options: TransportOptions) {
     if (!/^https?:\/\//.test(options.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
@@ -65,6 +74,7 @@ export class Transport {
     this.retry = retryPolicy(options.retry);
     this.headers = { accept: 'application/json, application/problem+json', ...options.headers };
     if (options.token) this.headers.authorization = `Bearer ${options.token}`;
+    this.traceContext = options.traceContext;
   }
 
   /** The absolute URL of `path` with `query`. */
@@ -85,6 +95,15 @@ export class Transport {
     return this.fetchFn;
   }
 
+  /** `traceparent` / `tracestate` of the caller's current trace, when it gave a source of them. */
+  private traceHeaders(): Record<string, string> {
+    const c = this.traceContext?.();
+    return {
+      ...(c?.traceparent ? { traceparent: c.traceparent } : {}),
+      ...(c?.tracestate ? { tracestate: c.tracestate } : {}),
+    };
+  }
+
   /**
    * Sends one request and returns a 2xx answer.
    * @throws LedgerRequestError (or a subclass) for any 4xx/5xx but 503;
@@ -97,7 +116,7 @@ export class Transport {
   ): Promise<HttpResult<T>> {
     const label = `${method} ${path}`;
     const url = this.url(path, options.query);
-    const headers: Record<string, string> = { ...this.headers, ...options.headers };
+    const headers: Record<string, string> = { ...this.headers, ...this.traceHeaders(), ...options.headers };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     let lastStatus: number | null = null;
