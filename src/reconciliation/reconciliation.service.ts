@@ -80,7 +80,7 @@ export class ReconciliationService {
     const rows = await this.receive(id, () =>
       ingest(
         readRecords(body, format, this.limits.maxRecordBytes),
-        (record) => destinationRow(record, options, this.limits.maxCellChars),
+        (record) => destinationRow(record, options, this.limits.maxCellChars, format),
         async (batch) => {
           await spillDestinationRows(this.sql, id, batch);
           await runStore.heartbeat(this.sql, id, this.runner.holder);

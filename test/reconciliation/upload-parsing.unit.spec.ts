@@ -7,6 +7,7 @@ import {
   fillKeyTemplate,
   type KeyTemplate,
 } from '../../src/reconciliation/upload/key-template.js';
+import { destinationRow } from '../../src/reconciliation/upload/destination-row.js';
 import { readRecords } from '../../src/reconciliation/upload/read-records.js';
 import { RowError } from '../../src/reconciliation/upload/upload-problems.js';
 
@@ -93,5 +94,16 @@ describe('readRecords', () => {
     for (const text of [' "', 'id,reference\n"A,B\n', 'id,reference\nA,"B"x\n', 'id\nA,B\n']) {
       await expect(collect(text, 'csv')).rejects.toBeInstanceOf(RowError);
     }
+  });
+
+  it('refuses a CSV whose header lacks a column the run names (it read as empty: every row "missing")', async () => {
+    const [record] = await collect('id,ref\nINV-1,order:1\n', 'csv');
+    const layout = { idField: 'id', refField: 'memo', refPrefix: null, compare: [] };
+    expect(() => destinationRow(record!, layout, 1000, 'csv')).toThrow(RowError);
+    expect(() => destinationRow(record!, { ...layout, refField: 'ref' }, 1000, 'csv')).not.toThrow();
+    const compared = { ...layout, refField: 'ref', compare: [{ column: 'amount', pointer: '/total' }] };
+    expect(() => destinationRow(record!, compared, 1000, 'csv')).toThrow(/no column "amount"/);
+    // NDJSON members may be absent per record: no reference is an orphan, not a refusal
+    expect(() => destinationRow({ line: 1, values: { id: 'INV-2' } }, layout, 1000, 'ndjson')).not.toThrow();
   });
 });

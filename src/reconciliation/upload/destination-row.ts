@@ -1,5 +1,6 @@
 import { cellText } from './cell.js';
 import type { UploadRecord } from './read-records.js';
+import type { UploadFormat } from './upload-stream.js';
 import { RowError } from './upload-problems.js';
 
 /** A destination column compared with the operation's payload at a JSON Pointer (RFC 6901). */
@@ -32,15 +33,33 @@ export interface DestinationRow {
 /**
  * Reads one destination record: the record id is required; the reference may be empty (the
  * record then is an orphan: it names no operation); a reference that does not start with
- * `refPrefix` is kept whole (it matches no operation either).
+ * `refPrefix` is kept whole (it matches no operation either). In a CSV export every column the
+ * run names (`idField`, `refField`, the compared ones) must be in the header: a misspelt one would
+ * otherwise read as empty in every record and give a confidently wrong report (all "missing").
  * @throws RowError naming the line and column.
  */
 export function destinationRow(
   record: UploadRecord,
   layout: DestinationLayout,
   maxChars: number,
+  format: UploadFormat = 'ndjson',
 ): DestinationRow {
   const { line, values } = record;
+  if (format === 'csv') {
+    for (const [column, named] of [
+      [layout.idField, 'idField'],
+      [layout.refField, 'refField'],
+      ...layout.compare.map((c) => [c.column, 'compare'] as const),
+    ] as const) {
+      if (!Object.hasOwn(values, column)) {
+        throw new RowError(
+          line,
+          column,
+          `the CSV header has no column ${JSON.stringify(column)} (named by ${named})`,
+        );
+      }
+    }
+  }
   const recordId = cellText(values[layout.idField], line, layout.idField, maxChars);
   if (recordId === null) throw new RowError(line, layout.idField, 'the record id is required');
   let reference = cellText(values[layout.refField], line, layout.refField, maxChars);
