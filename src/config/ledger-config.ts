@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { eventStoreConnectionStringProblem } from './eventstore-connection-string.js';
 import { parsePostgresUrl, PostgresUrlError } from './postgres-url.js';
+import { ConfigError, intVar, onOff } from './env-vars.js';
+
+export { ConfigError };
 
 /**
  * Where events are stored. `pglite` is the embedded default; `postgres` a PostgreSQL server;
@@ -97,11 +100,6 @@ export interface LedgerConfig {
   readonly sseKeyRecheckMs: number;
 }
 
-/** A configuration value was missing or malformed; the message names the variable. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
 export const DEFAULT_CONFIG: LedgerConfig = {
   store: 'pglite',
   dataDir: './data',
@@ -135,15 +133,6 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   shutdownGraceMs: 10_000,
   sseKeyRecheckMs: 2_000,
 };
-
-function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
-  const n = Number(raw.trim());
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
 
 /**
  * Reads the configuration from environment variables (README "Configuration"):
@@ -303,13 +292,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
     shutdownGraceMs: intVar(env, 'LEDGER_SHUTDOWN_GRACE_MS', DEFAULT_CONFIG.shutdownGraceMs, 100, 600_000),
     sseKeyRecheckMs: intVar(env, 'LEDGER_SSE_KEY_RECHECK_MS', DEFAULT_CONFIG.sseKeyRecheckMs, 50, 600_000),
   };
-}
-
-/** An on/off switch: `on`/`true`/`1` or `off`/`false`/`0`. @throws ConfigError naming the variable. */
-function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['on', 'true', '1'].includes(raw)) return true;
-  if (['off', 'false', '0'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
 }
