@@ -104,7 +104,9 @@ describe('two projector instances on one PostgreSQL', () => {
     );
 
     await arriving;
-    await waitForCaughtUp(p.store, p.store.executor, READ_MODEL_NAMES, 60_000);
+    await waitForCaughtUp(p.store, p.store.executor, READ_MODEL_NAMES, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}\nsurvivor's output:\n${survivor.output()}`, { cause: error });
+    });
     await expectReadModelsMatch(p, await readEverything(p.store));
     expect(Object.values(await holders(p)).every((pid) => pid === survivor.pid)).toBe(true);
     survivor.child.kill('SIGTERM');

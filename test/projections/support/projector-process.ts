@@ -16,6 +16,8 @@ export interface ProjectorProcess {
   readonly pid: number;
   /** Resolves with the exit code or signal. */
   readonly exited: Promise<number | string | null>;
+  /** The last 4 000 characters the process wrote (stdout and stderr), for failure messages. */
+  output(): string;
 }
 
 /**
@@ -46,7 +48,11 @@ export async function startProjectorProcess(
     child.once('exit', (code, signal) => resolve(signal ?? code)),
   );
   let stderr = '';
+  let tail = '';
+  const keep = (chunk: Buffer): void => void (tail = (tail + chunk.toString()).slice(-4000));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr!.on('data', keep);
+  child.stdout!.on('data', keep);
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -57,5 +63,5 @@ export async function startProjectorProcess(
       reject(new Error(`projector exited (${String(how)}) before starting: ${stderr}`)),
     );
   });
-  return { child, pid: child.pid!, exited };
+  return { child, pid: child.pid!, exited, output: () => tail };
 }

@@ -33,13 +33,41 @@ export async function waitForCaughtUp(
   timeoutMs = 30_000,
 ): Promise<bigint> {
   const head = await headPosition(store);
-  await waitFor(
-    async () => {
-      const cp = await checkpoints(sql);
-      return names.every((n) => cp[n] === head);
-    },
-    `read models at ${head}`,
-    timeoutMs,
-  );
+  let last: Record<string, bigint> = {};
+  try {
+    await waitFor(
+      async () => {
+        last = await checkpoints(sql);
+        return names.every((n) => last[n] === head);
+      },
+      `read models at ${head}`,
+      timeoutMs,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; ${await whyBehind(sql, last, head)}`, { cause: error });
+  }
   return head;
+}
+
+/**
+ * What a timed-out catch-up saw: each read model's checkpoint against the head and, on
+ * PostgreSQL, the oldest transactions holding a transaction id anywhere on the server (readAll
+ * returns nothing positioned after them, so one long transaction stalls every catch-up).
+ */
+async function whyBehind(sql: SqlQueryable, last: Record<string, bigint>, head: bigint): Promise<string> {
+  const behind = Object.entries(last)
+    .filter(([, at]) => at !== head)
+    .map(([name, at]) => `${name} at ${at}`);
+  let holders = '';
+  try {
+    const { rows } = await sql.query<{ line: string }>(
+      `select concat_ws(' ', datname, application_name, state, 'xid', backend_xid::text,
+              'for', round(extract(epoch from now() - xact_start))::text || ' s:', left(query, 120)) as line
+         from pg_stat_activity where backend_xid is not null order by xact_start limit 3`,
+    );
+    holders = rows.map((r) => r.line).join(' | ');
+  } catch {
+    holders = 'n/a (not PostgreSQL)';
+  }
+  return `behind: ${behind.join(', ') || 'none'}; oldest transaction-id holders: ${holders || 'none'}`;
 }
