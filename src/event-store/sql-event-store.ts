@@ -65,8 +65,9 @@ export interface SqlEventStoreOptions {
  *   an unchanged stream does not send its events again.
  * - readAll: `ledger_read_all`, bounded by the transaction-id high-water mark. Call it outside a
  *   transaction that has written: a transaction never sees its own events in readAll. While any
- *   transaction of the PostgreSQL cluster holds a transaction id (in any database), readAll
- *   returns nothing positioned after it: it lags, never skips. Keep transactions short (and set
+ *   transaction of this database holds a transaction id (one of another database on the same
+ *   server does not count, unless the role cannot see which database it is in), readAll returns
+ *   nothing positioned after it: it lags, never skips. Keep transactions short (and set
  *   `idle_in_transaction_session_timeout` on the server).
  *
  * Errors: `WrongExpectedVersionError`, `EventIdConflictError`, `EventStoreUnavailableError` (from the

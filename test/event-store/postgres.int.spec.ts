@@ -16,7 +16,7 @@ import {
   EVENT_STORE_MIGRATIONS,
   installEventStoreSchema,
 } from '../../src/event-store/sql/event-store-schema.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres-test-db.js';
+import { ADMIN_URL, createTestDatabase, type TestDatabase } from '../support/postgres-test-db.js';
 import { describeEventStoreContract } from './event-store.contract.js';
 import { describeGroupCommit } from './group-commit.contract.js';
 import { ids, newEvents, readAllUntil, rejectionOf, sleep, streamName } from './event-store-test-kit.js';
@@ -86,6 +86,25 @@ describe('PostgreSQL event store', () => {
 
       const all = await readAllUntil(store, start, 4);
       expect(ids(all)).toEqual([...ids(a), ...ids(b), ...ids(c)]);
+    });
+
+    it('is not held back by a transaction of another database on the same server', async () => {
+      // Transaction ids are server-wide, but a transaction of another database can never write
+      // to this one: one long transaction elsewhere (a stuck job of another application, a test
+      // of another suite) must not stall every catch-up reader here.
+      const start = await marker();
+      const elsewhere = new pg.Client({ connectionString: ADMIN_URL });
+      await elsewhere.connect();
+      clients.push(elsewhere);
+      await elsewhere.query('begin');
+      await elsewhere.query('select pg_current_xact_id()');
+      try {
+        const late = newEvents(1);
+        await store.append(streamName('after-elsewhere'), late, NO_STREAM);
+        expect(ids(await store.readAll(start, 10))).toEqual(ids(late));
+      } finally {
+        await elsewhere.query('commit');
+      }
     });
 
     it('never skips an append whose transaction started before a committed one it then follows', async () => {

@@ -10,6 +10,7 @@ import { notifyAfterCommitMigration } from './migrations/0006-notify-after-commi
 import { dropStreamForeignKeyMigration } from './migrations/0007-drop-stream-foreign-key.js';
 import { setAppendFunctionsMigration } from './migrations/0008-set-append-functions.js';
 import { heldStreamsByIndexMigration } from './migrations/0009-held-streams-by-index.js';
+import { visibleLimitPerDatabaseMigration } from './migrations/0010-visible-limit-per-database.js';
 
 /**
  * The event store schema, shared verbatim by the PostgreSQL and PGlite adapters, in apply order.
@@ -26,6 +27,7 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
   dropStreamForeignKeyMigration,
   setAppendFunctionsMigration,
   heldStreamsByIndexMigration,
+  visibleLimitPerDatabaseMigration,
 ];
 
 /**
