@@ -21,6 +21,7 @@ export * from './decide.js';
 export * from './policy/index.js';
 export * from './decide-archive.js';
 export * from './event-base.js';
-export * from './claim-request.js';
+export * from './checked.js';
+export * from './claim-command.js';
 export * from './supersession.js';
 export * from './decide-reconciliation.js';

@@ -1,4 +1,4 @@
-import type { Checked } from '../claim-request.js';
+import type { Checked } from '../checked.js';
 import type {
   AcknowledgeDuplicateEffect,
   ApproveOperation,

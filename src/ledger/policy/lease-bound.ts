@@ -1,5 +1,5 @@
-import type { Checked } from '../claim-request.js';
-import { invalid } from '../claim-request.js';
+import type { Checked } from '../checked.js';
+import { invalid } from '../checked.js';
 import type { ActionPolicy } from './action-policy.js';
 
 /**

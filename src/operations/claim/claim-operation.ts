@@ -34,9 +34,9 @@ export class ClaimOperationCommand extends Command<ClaimOutcome> {
 }
 
 /**
- * Claims an operation: load the action's policy, decide, append. The decision is the domain's
- * ({@link checkClaimRequest}, {@link claimUnderPolicy}, `decideClaim`); this class only loads
- * and appends. Decided against the empty stream (or the held copy) and appended with `no_stream`,
+ * Claims an operation: load the action's policy, decide, append. The decision is the domain's:
+ * the claim command ({@link checkClaimRequest}, {@link claimUnderPolicy}: ledger/claim-command.ts)
+ * and `decideClaim` (ledger/decide-claim.ts); this class only loads and appends. Decided against the empty stream (or the held copy) and appended with `no_stream`,
  * so a new key costs one round trip; on WrongExpectedVersion it is re-decided on the stream the
  * store returned (duplicate, conflict, in progress, reclaim) — see {@link DecideAndAppend}.
  * Shared by the single claim ({@link ClaimOperationHandler}) and the batch.

@@ -1,8 +1,19 @@
-import { parseOperationKey } from './parse-operation-key.js';
+import { invalid, type Checked } from './checked.js';
+import type { ClaimOperation } from './commands.js';
+import { payloadFingerprint, type JsonValue } from './fingerprint.js';
 import { operationIdFor, type OperationKey } from './operation-key.js';
-import type { JsonValue } from './fingerprint.js';
+import { parseOperationKey } from './parse-operation-key.js';
+import type { ActionPolicy } from './policy/action-policy.js';
+import { fingerprintInput } from './policy/fingerprint-input.js';
+import { leaseUnderPolicy } from './policy/lease-bound.js';
 import { stepNameIssue } from './step-name.js';
-import type { ValidationIssue } from './validation-issue.js';
+
+/*
+ * The claim command: how a claim request becomes the `ClaimOperation` that `decideClaim`
+ * (decide-claim.ts) decides on the operation's state. Two steps, both pure, both before the
+ * operation's stream is read: {@link checkClaimRequest} (the input rules, before the policy is
+ * known: the key names the policy) and {@link claimUnderPolicy} (the action policy's rules).
+ */
 
 /** A client's claim request id: 1–128 of `A-Z a-z 0-9 . _ : -` (a UUID fits). */
 export const CLAIM_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -44,23 +55,6 @@ export interface CheckedClaim {
   readonly startStep: string | null;
   /** The client's id of this claim request, or null. */
   readonly claimRequestId: string | null;
-}
-
-/**
- * Why a request was not decided at all: its input is invalid (answered 400 naming the fields;
- * `invalid-key` when every issue is in the key) or its payload too large (413).
- */
-export type InputRejection =
-  | { readonly kind: 'invalid'; readonly issues: readonly ValidationIssue[] }
-  | { readonly kind: 'payload-too-large'; readonly payloadBytes: number; readonly maxPayloadBytes: number };
-
-/** A value, or the rejection that prevented it. */
-export type Checked<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly rejection: InputRejection };
-
-/** An `invalid` rejection of the given issues. */
-export function invalid<T>(...issues: ValidationIssue[]): Checked<T> {
-  return { ok: false, rejection: { kind: 'invalid', issues } };
 }
 
 /**
@@ -122,6 +116,41 @@ export function checkClaimRequest(
       supersedes,
       startStep,
       claimRequestId,
+    },
+  };
+}
+
+/**
+ * The claim command under the action's policy (issue "Recovery and operator workflows"): lease
+ * from {@link leaseUnderPolicy}; fingerprint = SHA-256 of the RFC 8785 form of the payload without
+ * the policy's `fingerprintExcludedFields`; the approval switch and the policy's version (0, the
+ * built-in default, is recorded as null) for the audit. `now` is epoch ms of the server clock.
+ */
+export function claimUnderPolicy(
+  claim: CheckedClaim,
+  policy: ActionPolicy,
+  policyVersion: number,
+  now: number,
+): Checked<ClaimOperation> {
+  const lease = leaseUnderPolicy(claim.requestedLeaseMs, policy, claim.key.action);
+  if (!lease.ok) return lease;
+  return {
+    ok: true,
+    value: {
+      type: 'ClaimOperation',
+      now,
+      key: claim.key,
+      operationId: claim.operationId,
+      payload: claim.payload,
+      fingerprint: payloadFingerprint(fingerprintInput(claim.payload, policy.fingerprintExcludedFields)),
+      leaseMs: lease.value,
+      workerId: claim.workerId,
+      startStep: claim.startStep,
+      claimRequestId: claim.claimRequestId,
+      policy: {
+        requireApproval: policy.requireApproval,
+        version: policyVersion === 0 ? null : policyVersion,
+      },
     },
   };
 }
