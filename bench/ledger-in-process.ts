@@ -5,7 +5,7 @@ import type { LedgerConfig } from '../src/config/ledger-config.js';
 import { claimRequestOf } from '../src/operations/claim/claim-request.dto.js';
 import { ClaimOperationCommand } from '../src/operations/claim/claim-operation.js';
 import type { ClaimRequestDto } from '../src/operations/claim/claim-request.dto.js';
-import { newRequestContext } from '../src/operations/event-metadata.js';
+import { newRequestContext } from '../src/operations/request-context.js';
 import { claimAnswer, errorAnswer, workerAnswer, type HttpAnswer } from '../src/operations/http-answers.js';
 import {
   RunWorkerCommand,

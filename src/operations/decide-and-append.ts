@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { LEDGER_CONFIG } from '../config/config.token.js';
 import type { LedgerConfig } from '../config/ledger-config.js';
 import { ContentionError } from '../common/contention.error.js';
@@ -6,6 +7,7 @@ import {
   NO_STREAM,
   WrongExpectedVersionError,
   type EventStore,
+  type EventToAppend,
   type RecordedEvent,
 } from '../event-store/event-store.port.js';
 import { EVENT_STORE } from '../event-store/event-store.token.js';
@@ -16,6 +18,7 @@ import {
   operationIdFor,
   operationStreamName,
   type Decision,
+  type LedgerEvent,
   type OperationKey,
   type OperationState,
 } from '../ledger/index.js';
@@ -28,7 +31,7 @@ import {
   type LedgerSpanFields,
 } from '../observability/index.js';
 import { AuditWriter } from './core/audit-writer.js';
-import { toLedgerEvent, toStoreEvents, type RequestContext } from './event-metadata.js';
+import type { RequestContext } from './request-context.js';
 
 /** A decision together with the state it led to. */
 export type Executed<R> = Decision<R> & {
@@ -74,6 +77,8 @@ type Round<R> =
  * means another writer got there first: re-decide on the events the store returned with it, at
  * most `maxConcurrencyRetries` times, then {@link ContentionError} (503). The append is the only
  * guard against duplicate claims. Audit events go to the companion stream with revision `any`.
+ * Stored events are folded as {@link toLedgerEvent} reads them; decided events are appended as
+ * {@link toStoreEvents} writes them, with the request's correlation in their metadata.
  */
 @Injectable()
 export class DecideAndAppend {
@@ -214,4 +219,32 @@ export class DecideAndAppend {
 /** Revision of the last event (null: no stream). */
 function lastRevision(events: readonly RecordedEvent[]): bigint | null {
   return events.length === 0 ? null : events[events.length - 1]!.streamPosition;
+}
+
+/** Version of the event data shapes written by this code. */
+export const EVENT_SCHEMA_VERSION = 1;
+
+/**
+ * Domain events → store events with fresh ids and correlation metadata: `correlationId`,
+ * `causationId`, `schemaVersion`, the API key's `keyId` and the request's W3C trace context.
+ */
+export function toStoreEvents(events: readonly LedgerEvent[], ctx: RequestContext): EventToAppend[] {
+  return events.map((e) => ({
+    id: randomUUID(),
+    type: e.type,
+    data: e.data as unknown as Record<string, unknown>,
+    metadata: {
+      correlationId: ctx.correlationId,
+      causationId: ctx.causationId,
+      schemaVersion: EVENT_SCHEMA_VERSION,
+      ...(ctx.keyId ? { keyId: ctx.keyId } : {}),
+      ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
+      ...(ctx.tracestate ? { tracestate: ctx.tracestate } : {}),
+    },
+  }));
+}
+
+/** A stored event as the domain sees it (what the loop folds; queries fold the same way). */
+export function toLedgerEvent(e: RecordedEvent): LedgerEvent {
+  return { type: e.type, data: e.data } as unknown as LedgerEvent;
 }

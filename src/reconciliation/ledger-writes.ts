@@ -15,7 +15,8 @@ import {
   type ReconciledDuplicateOutcome,
 } from '../ledger/index.js';
 import { DecideAndAppend } from '../operations/decide-and-append.js';
-import { toLedgerEvent, type RequestContext } from '../operations/event-metadata.js';
+import { toLedgerEvent } from '../operations/decide-and-append.js';
+import type { RequestContext } from '../operations/request-context.js';
 import { RunPolicyCommand } from '../operations/policy-commands/run-policy-command.command.js';
 
 /** Evidence that a record found at the destination is the operation's effect. */

@@ -3,7 +3,7 @@ import type { SqlExecutor } from '../event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 import { decideSweep, type OperationKey } from '../ledger/index.js';
 import { CLOCK, type Clock } from '../common/clock.js';
-import { newRequestContext } from '../operations/event-metadata.js';
+import { newRequestContext } from '../operations/request-context.js';
 import { DecideAndAppend } from '../operations/decide-and-append.js';
 
 /** What one sweep did. */

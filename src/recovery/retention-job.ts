@@ -11,7 +11,7 @@ import {
   type OperationKey,
 } from '../ledger/index.js';
 import { CLOCK, type Clock } from '../common/clock.js';
-import { newRequestContext } from '../operations/event-metadata.js';
+import { newRequestContext } from '../operations/request-context.js';
 import { DecideAndAppend } from '../operations/decide-and-append.js';
 import { PolicyStore } from '../policies/policy-store.js';
 

@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ANONYMOUS_CALLER, type Caller } from '../../auth/caller.js';
-import type { RequestContext } from '../event-metadata.js';
+import type { RequestContext } from '../request-context.js';
 import { problemForError } from '../../common/error-problem.js';
 import { canonicalKey, type CheckedClaim } from '../../ledger/index.js';
 import type { BatchItemOutcome } from '../command-results.js';

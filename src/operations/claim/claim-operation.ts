@@ -15,7 +15,7 @@ import {
 import { PolicyStore } from '../../policies/policy-store.js';
 import type { ClaimOutcome } from '../command-results.js';
 import { DecideAndAppend } from '../decide-and-append.js';
-import type { RequestContext } from '../event-metadata.js';
+import type { RequestContext } from '../request-context.js';
 import { supersedeOlderRevisions } from './supersede-older-revisions.js';
 
 /**

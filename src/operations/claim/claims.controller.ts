@@ -6,7 +6,6 @@ import type { Response } from 'express';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
-import type { RequestContext } from '../event-metadata.js';
 import {
   batchSlotAnswer,
   CLAIM_PROBLEMS,
@@ -14,7 +13,7 @@ import {
   REPLAYED_HEADER,
   sendAnswer,
 } from '../http-answers.js';
-import { Ctx } from '../request-context.decorator.js';
+import { Ctx, type RequestContext } from '../request-context.js';
 import {
   BatchClaimAnswerDto,
   type BatchSlotDto,

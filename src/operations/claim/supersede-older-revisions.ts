@@ -1,6 +1,6 @@
 import { decideSupersede, supersessionCommands, type OperationKey } from '../../ledger/index.js';
 import type { DecideAndAppend } from '../decide-and-append.js';
-import type { RequestContext } from '../event-metadata.js';
+import type { RequestContext } from '../request-context.js';
 
 /** Older revisions marked at once (each is one read and at most one append). */
 const PARALLELISM = 16;

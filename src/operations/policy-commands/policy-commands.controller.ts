@@ -13,10 +13,9 @@ import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
 import { validationProblem } from '../../common/validation.js';
 import type { JsonValue, PolicyCommandRequest } from '../../ledger/index.js';
-import type { RequestContext } from '../event-metadata.js';
 import { policyCommandAnswer, sendAnswer } from '../http-answers.js';
 import { operationIdPipe } from '../operation-id.pipe.js';
-import { Ctx } from '../request-context.decorator.js';
+import { Ctx, type RequestContext } from '../request-context.js';
 import {
   AcknowledgeRequestDto,
   EvidenceRequestDto,

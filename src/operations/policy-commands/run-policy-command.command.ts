@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../auth/caller.js';
 import type { PolicyCommandRequest } from '../../ledger/index.js';
 import type { PolicyCommandOutcome } from '../command-results.js';
-import type { RequestContext } from '../event-metadata.js';
+import type { RequestContext } from '../request-context.js';
 
 /**
  * A command on one operation addressed by id whose full form depends on the action's policy —

@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import { ANONYMOUS_CALLER, type Caller } from '../../auth/caller.js';
 import type { RecordDestinationReference, ResolveOperation, ResolveResult } from '../../ledger/index.js';
 import type { Executed } from '../decide-and-append.js';
-import type { RequestContext } from '../event-metadata.js';
+import type { RequestContext } from '../request-context.js';
 
 /**
  * An operator resolves an Unknown operation (confirmed / not_found / abandoned), or records the

@@ -5,7 +5,7 @@ import { CLOCK, type Clock } from '../../common/clock.js';
 import type { EventStore } from '../../event-store/event-store.port.js';
 import { EVENT_STORE } from '../../event-store/event-store.token.js';
 import { fold, operationStreamName } from '../../ledger/index.js';
-import { toLedgerEvent } from '../event-metadata.js';
+import { toLedgerEvent } from '../decide-and-append.js';
 import { OperationLocator, operationNotFound } from '../operation-locator.js';
 import { GetOperationStatusQuery } from './get-operation-status.query.js';
 import { presentStatus } from './status-presenter.js';

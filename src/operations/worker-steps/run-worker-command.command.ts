@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import { ANONYMOUS_CALLER, type Caller } from '../../auth/caller.js';
 import type { WorkerCommand, WorkerResult } from '../../ledger/index.js';
 import type { Executed } from '../decide-and-append.js';
-import type { RequestContext } from '../event-metadata.js';
+import type { RequestContext } from '../request-context.js';
 
 /** A worker command without the server time (the handler adds it). */
 export type WorkerCommandInput = WorkerCommand extends infer C

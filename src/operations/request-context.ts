@@ -1,0 +1,53 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { RequestWithCaller } from '../auth/request-caller.js';
+import { correlationOf } from '../observability/index.js';
+
+/**
+ * Correlation of one request: every event it appends carries these in its metadata (docs/domain.md
+ * "Streams and events"; written by `toStoreEvents`, decide-and-append.ts). HTTP routes get it from
+ * {@link Ctx}; background jobs make one with {@link newRequestContext}.
+ */
+export interface RequestContext {
+  /** Id of the request/job that caused the events (X-Request-Id or generated). */
+  readonly correlationId: string;
+  /** Id of this command; the events' causationId. */
+  readonly causationId: string;
+  /** Id of the API key that made the request (recorded as `keyId` in event metadata), if any. */
+  readonly keyId?: string;
+  /** The request's W3C `traceparent` / `tracestate` (recorded in event metadata), if it had them. */
+  readonly traceparent?: string;
+  readonly tracestate?: string;
+  /** Trace id of `traceparent`, for log lines. */
+  readonly traceId?: string;
+  /** The background job that acts, instead of a request: `sweeper`, `retention`, … (log lines). */
+  readonly job?: string;
+}
+
+/** A fresh context for work that did not come from a request (`job` names it in log lines). */
+export function newRequestContext(correlationId: string = randomUUID(), job?: string): RequestContext {
+  return job
+    ? { correlationId, causationId: randomUUID(), job }
+    : { correlationId, causationId: randomUUID() };
+}
+
+/**
+ * The request's correlation (`correlationOf`, docs/observability.md "Correlation and tracing"):
+ * the caller's `X-Request-Id` (or `X-Correlation-Id`) when it is a plain token of at most 128
+ * characters, else the trace id of a valid W3C `traceparent`, else a new UUID — the same id the
+ * answer echoes in `X-Request-Id` and the request log shows; the `traceparent`/`tracestate` to
+ * record in event metadata; a new causation id per command; the API key id of the authenticated
+ * caller (recorded in event metadata as `keyId`).
+ */
+export const Ctx = createParamDecorator((_data: unknown, ctx: ExecutionContext): RequestContext => {
+  const req = ctx.switchToHttp().getRequest<RequestWithCaller>();
+  const c = correlationOf(req);
+  const keyId = req.caller?.keyId;
+  return {
+    ...newRequestContext(c.correlationId),
+    ...(keyId && keyId !== 'anonymous' ? { keyId } : {}),
+    ...(c.traceparent ? { traceparent: c.traceparent } : {}),
+    ...(c.tracestate ? { tracestate: c.tracestate } : {}),
+    ...(c.traceId ? { traceId: c.traceId } : {}),
+  };
+});
