@@ -30,7 +30,7 @@ import {
   withLedgerSpanSync,
   type LedgerSpanFields,
 } from '../observability/index.js';
-import { AuditWriter } from './core/audit-writer.js';
+import { AuditWriter } from './audit-writer.js';
 import type { RequestContext } from './request-context.js';
 
 /** A decision together with the state it led to. */

@@ -4,7 +4,7 @@ import { PoliciesModule } from '../policies/policies.module.js';
 import { BatchClaimHandler } from './claim/batch-claim.js';
 import { ClaimOperationHandler, ClaimService } from './claim/claim-operation.js';
 import { ClaimsController } from './claim/claims.controller.js';
-import { AuditWriter } from './core/audit-writer.js';
+import { AuditWriter } from './audit-writer.js';
 import { DecideAndAppend } from './decide-and-append.js';
 import { OperationLocator } from './operation-locator.js';
 import { PolicyCommandsController } from './policy-commands/policy-commands.controller.js';

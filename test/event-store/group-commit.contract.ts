@@ -5,7 +5,7 @@ import {
   WrongExpectedVersionError,
 } from '../../src/event-store/event-store.port.js';
 import type { SqlEventStore } from '../../src/event-store/sql-event-store.js';
-import { AuditWriter } from '../../src/operations/core/audit-writer.js';
+import { AuditWriter } from '../../src/operations/audit-writer.js';
 import type { RecordedEvent } from '../../src/event-store/event-store.port.js';
 import { expectStrictlyIncreasing, ids, newEvents, sleep, streamName } from './event-store-test-kit.js';
 import { appendRaw, countStoredEvents } from './sql-test-kit.js';

@@ -3,7 +3,7 @@ import { ConflictsDto, MetricsDto, ReviewQueueDto, StatusListDto } from './dto/r
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Caller, CurrentCaller, RequireRole } from '../../auth/index.js';
-import { CLOCK, type Clock } from '../../operations/core/clock.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
 import { queryConflicts } from '../conflicts/conflicts-queries.js';
 import { metricsBuckets, metricsTotals } from '../metrics/metrics-queries.js';
 import { queryReviewQueue, summarizeReviewQueue } from '../operation-views/review-queue-queries.js';

@@ -6,9 +6,9 @@ import {
   type EventStore,
   type EventToAppend,
   WrongExpectedVersionError,
-} from '../../event-store/event-store.port.js';
-import { EVENT_STORE } from '../../event-store/event-store.token.js';
-import { GroupCommit, type GroupCommitOptions } from '../../event-store/group-commit.js';
+} from '../event-store/event-store.port.js';
+import { EVENT_STORE } from '../event-store/event-store.token.js';
+import { GroupCommit, type GroupCommitOptions } from '../event-store/group-commit.js';
 
 /**
  * Group commit of audit appends: one batch in flight (as before the GroupCommit), up to 256
