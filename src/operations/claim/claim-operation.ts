@@ -8,15 +8,17 @@ import {
   checkClaimRequest,
   claimUnderPolicy,
   decideClaim,
+  decideSupersede,
+  supersessionCommands,
   type CheckedClaim,
   type Checked,
   type ClaimRequest,
+  type OperationKey,
 } from '../../ledger/index.js';
 import { PolicyStore } from '../../policies/policy-store.js';
 import type { ClaimOutcome } from '../command-results.js';
 import { DecideAndAppend } from '../decide-and-append.js';
 import type { RequestContext } from '../request-context.js';
-import { supersedeOlderRevisions } from './supersede-older-revisions.js';
 
 /**
  * Claim one operation (plain data). `caller` is the API key's holder; a key of another tenant
@@ -33,13 +35,17 @@ export class ClaimOperationCommand extends Command<ClaimOutcome> {
   }
 }
 
+/** Older revisions an amendment marks at once (each is one read and at most one append). */
+const SUPERSEDE_PARALLELISM = 16;
+
 /**
  * Claims an operation: load the action's policy, decide, append. The decision is the domain's:
  * the claim command ({@link checkClaimRequest}, {@link claimUnderPolicy}: ledger/claim-command.ts)
- * and `decideClaim` (ledger/decide-claim.ts); this class only loads and appends. Decided against the empty stream (or the held copy) and appended with `no_stream`,
- * so a new key costs one round trip; on WrongExpectedVersion it is re-decided on the stream the
- * store returned (duplicate, conflict, in progress, reclaim) — see {@link DecideAndAppend}.
- * Shared by the single claim ({@link ClaimOperationHandler}) and the batch.
+ * and `decideClaim` (ledger/decide-claim.ts); this class only loads and appends. Decided against
+ * the empty stream (or the held copy) and appended with `no_stream`, so a new key costs one round
+ * trip; on WrongExpectedVersion it is re-decided on the stream the store returned (duplicate,
+ * conflict, in progress, reclaim) — see {@link DecideAndAppend}. Shared by the single claim
+ * ({@link ClaimOperationHandler}) and the batch.
  */
 @Injectable()
 export class ClaimService {
@@ -68,11 +74,30 @@ export class ClaimService {
     const { policy, version } = await this.policies.policyFor(claim.key.tenant, claim.key.action);
     const command = claimUnderPolicy(claim, policy, version, now);
     if (!command.ok) return command.rejection;
-    if (claim.supersedes !== null) await supersedeOlderRevisions(this.loop, claim.key, ctx, now);
+    if (claim.supersedes !== null) await this.supersedeOlderRevisions(claim.key, ctx, now);
     const executed = await this.loop.run(claim.key, (state) => decideClaim(command.value, state), ctx, {
       assumeNew: true,
     });
     return { ...executed, operationId: claim.operationId };
+  }
+
+  /**
+   * Amendments: before revision r of a subject is claimed, runs the domain's
+   * `supersessionCommands` — `OperationSuperseded` on every older revision 1..r-1, a no-op where
+   * already superseded by r or later; a stream that does not exist yet is created with it —
+   * through the decide-and-append loop, {@link SUPERSEDE_PARALLELISM} at a time. Done before the
+   * claim: if the process dies in between, the claim's retry marks them again. `now`: epoch ms.
+   * @throws EventStoreUnavailableError; ContentionError.
+   */
+  private async supersedeOlderRevisions(key: OperationKey, ctx: RequestContext, now: number): Promise<void> {
+    const commands = supersessionCommands(key, now);
+    for (let i = 0; i < commands.length; i += SUPERSEDE_PARALLELISM) {
+      await Promise.all(
+        commands
+          .slice(i, i + SUPERSEDE_PARALLELISM)
+          .map((cmd) => this.loop.run(cmd.key, (state) => decideSupersede(cmd, state), ctx)),
+      );
+    }
   }
 }
 
