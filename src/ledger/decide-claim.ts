@@ -149,7 +149,8 @@ function duplicate(cmd: ClaimOperation, state: OperationState, answer: Duplicate
 }
 
 /**
- * Decides a claim (docs/domain.md "States and transitions"):
+ * Decides a claim (docs/domain.md "States and transitions") on the operation's folded state.
+ * `cmd` comes from `claimUnderPolicy` (claim-command.ts), which applied the input and policy rules:
  * - never claimed → acquire attempt 1;
  * - same key, different fingerprint (any state) → refused `payload-conflict`, audited;
  * - an acquiring claim that names `startStep` also starts that step (same append); any other
