@@ -141,6 +141,7 @@ describe('PGlite event store', () => {
         await rm(dataDir, { recursive: true, force: true });
       }
     },
-    START_TIMEOUT,
+    // Three PGlite instances start here, each as slow as one store's start on a loaded machine.
+    3 * START_TIMEOUT,
   );
 });
