@@ -62,6 +62,10 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
     child.once('exit', (code) => reject(new Error(`server exited ${code}:\n${out}`)));
   });
   child.stdout!.resume();
+  // A soak stopped with Ctrl-C or SIGTERM must not leave its server running.
+  const stop = () => child.kill('SIGKILL');
+  process.once('exit', stop);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
