@@ -30,7 +30,8 @@ export interface HttpRunInfo {
 function baselinesOf(t: Target): { hr: string | null; ni: string | null } {
   if (t.op === 'ledger-new') return { hr: 'hr-new', ni: 'ni-new' };
   if (t.op === 'ledger-duplicate') return { hr: 'hr-dup', ni: 'ni-replay' };
-  if (t.op === 'ledger-cycle' || t.op === 'ledger-one-step') return { hr: 'hr-cycle', ni: null };
+  if (t.op === 'ledger-cycle' || t.op === 'ledger-one-step' || t.op === 'ledger-sdk-one-step')
+    return { hr: 'hr-cycle', ni: null };
   return { hr: null, ni: null };
 }
 

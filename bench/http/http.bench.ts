@@ -149,7 +149,8 @@ async function prepare(
   });
   for (const t of targets) {
     if (skipped.has(t.id)) continue;
-    if (t.op === 'ledger-one-step') {
+    // The SDK falls back to 3-4 requests on a ledger without the shortcuts: not the row's job.
+    if (t.op === 'ledger-one-step' || t.op === 'ledger-sdk-one-step') {
       const reason = (await client.send({ cmd: 'probe-one-step', server: t.server })) as string | null;
       if (reason) skipped.set(t.id, reason);
     }

@@ -27,7 +27,7 @@ function context(server: ServerId, family: string): { ctx: OpContext; pool: Pool
     headersTimeout: 10_000,
     bodyTimeout: 10_000,
   });
-  return { pool, ctx: { pool, server, tokens: address.tokens, workload, family, dupKeys } };
+  return { pool, ctx: { pool, url: address.url, server, tokens: address.tokens, workload, family, dupKeys } };
 }
 
 async function closeOpen(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Pool } from 'undici';
 import type { LoadOp } from '../harness.js';
 import type { BenchKey, Workload } from '../workload.js';
+import { sdkOneStepOp } from './sdk-one-step.js';
 import type { OpKind, ServerId } from './targets.js';
 
 /** What one HTTP request answered. */
@@ -13,6 +14,8 @@ export interface Answer {
 /** Where and as whom a target's operations run. */
 export interface OpContext {
   readonly pool: Pool;
+  /** The server's base URL, e.g. `http://127.0.0.1:41234` (the pool's origin). */
+  readonly url: string;
   readonly server: ServerId;
   /** Ledger worker tokens; operation `i` uses token `i mod n` (empty for the baselines). */
   readonly tokens: readonly string[];
@@ -107,8 +110,7 @@ export async function ledgerOneStep(ctx: OpContext, i: number): Promise<string> 
   const confirm = {
     fencingToken,
     destinationRef: `INV-${key.subject}`,
-    completeStep: STEP,
-    outputs: { ok: true },
+    completeStep: { name: STEP, outputs: { ok: true } },
   };
   expectStatus(
     await post(ctx.pool, `/v1/operations/${operationId}/confirm`, confirm, bearer(ctx, i)),
@@ -182,6 +184,8 @@ export function targetOp(kind: OpKind, ctx: OpContext): LoadOp {
       return async (i) => ledgerCycle(ctx, i, ctx.family);
     case 'ledger-one-step':
       return async (i) => void (await ledgerOneStep(ctx, i));
+    case 'ledger-sdk-one-step':
+      return sdkOneStepOp(ctx);
   }
 }
 

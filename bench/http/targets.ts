@@ -22,7 +22,8 @@ export type OpKind =
   | 'ledger-new'
   | 'ledger-duplicate'
   | 'ledger-cycle'
-  | 'ledger-one-step';
+  | 'ledger-one-step'
+  | 'ledger-sdk-one-step';
 
 /** One row of the results table. */
 export interface Target {
@@ -52,6 +53,13 @@ function ledger(server: ServerId, prefix: string, what: string, oneStep: boolean
       label: `${what}: one-step job (claim+startStep, confirm+completeStep)`,
       server,
       op: 'ledger-one-step',
+      requests: 2,
+    });
+    rows.push({
+      id: `${prefix}-sdk-one-step`,
+      label: `${what}: one-step job through the SDK (runOnce with firstStep)`,
+      server,
+      op: 'ledger-sdk-one-step',
       requests: 2,
     });
   }

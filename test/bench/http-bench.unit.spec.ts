@@ -118,7 +118,7 @@ function fakeLedger(mode: 'supports' | 'rejects' | 'ignores'): { server: Server;
         return send(201, { operationId: 'op-1', fencingToken: 1 });
       }
       if (req.url === '/v1/operations/op-1/confirm') {
-        if (mode === 'supports') steps.push(`completed:${String(body['completeStep'])}`);
+        if (mode === 'supports') steps.push(`completed:${(body['completeStep'] as { name?: string })?.name}`);
         return send(200, { state: 'confirmed' });
       }
       const done = steps.includes('completed:create');
@@ -136,10 +136,12 @@ describe('bench:http one-step probe', () => {
   ] as const)('a server that %s startStep gives %s', async (mode, expected) => {
     const { server, steps } = fakeLedger(mode);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const pool = new Pool(url);
     try {
       const ctx = {
         pool,
+        url,
         server: 'ledger-pg' as const,
         tokens: ['t'],
         workload: new Workload(),

@@ -1,0 +1,86 @@
+// The one-step job of the benchmarks (issue 12's round-trip shortcuts) against a real ledger: the
+// raw HTTP target of bench:http and its SDK twin. Each must leave confirmed operations with the
+// step completed, in the number of requests its row claims.
+import { operationIdOf } from '@operation-ledger/client';
+import { Pool, type Dispatcher } from 'undici';
+import { probeOneStep } from '../../bench/http/one-step-probe.js';
+import { targetOp, type OpContext } from '../../bench/http/target-ops.js';
+import { targetById } from '../../bench/http/targets.js';
+import { Workload } from '../../bench/workload.js';
+import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
+
+let ledger: TestLedger;
+let token: string;
+beforeAll(async () => {
+  ledger = await startTestLedger('pglite');
+  token = (await ledger.createKey({ tenant: 'bench-gmbh', roles: ['worker'], name: 'bench' })).token;
+});
+afterAll(() => ledger.close());
+
+/** An undici Pool that counts the requests dispatched through it (by `request` and by `fetch`). */
+class CountingPool extends Pool {
+  requests = 0;
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    this.requests++;
+    return super.dispatch(options, handler);
+  }
+}
+
+async function withContext<T>(
+  workload: Workload,
+  family: string,
+  use: (ctx: OpContext, pool: CountingPool) => Promise<T>,
+): Promise<T> {
+  const pool = new CountingPool(ledger.url, { connections: 4 });
+  const ctx: OpContext = {
+    pool,
+    url: ledger.url,
+    server: 'ledger-pglite',
+    tokens: [token],
+    workload,
+    family,
+    dupKeys: 1,
+  };
+  try {
+    return await use(ctx, pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+/** How many of the first `n` keys of `family` are confirmed operations with step `create` completed. */
+async function confirmedWithStep(workload: Workload, family: string, n: number): Promise<number> {
+  let confirmed = 0;
+  for (let i = 0; i < n; i++) {
+    const status = await ledger.client.get(`/v1/operations/${operationIdOf(workload.key(family, i))}`);
+    const steps = (status.body.steps ?? []) as { step: string; status: string }[];
+    if (
+      status.body.state === 'confirmed' &&
+      steps.some((s) => s.step === 'create' && s.status === 'completed')
+    )
+      confirmed++;
+  }
+  return confirmed;
+}
+
+it("bench:http's raw one-step job runs on a ledger with the shortcuts (the probe finds no reason to skip it)", async () => {
+  const workload = new Workload();
+  const reason = await withContext(workload, 'probe', (ctx) => probeOneStep(ctx));
+  expect(reason).toBeNull();
+  expect(await confirmedWithStep(workload, 'probe', 1)).toBe(1);
+});
+
+it.each(['pglite-one-step', 'pglite-sdk-one-step'])(
+  'target %s confirms one operation with its step completed per job, in the requests its row declares',
+  async (id) => {
+    const target = targetById(id);
+    const workload = new Workload();
+    await withContext(workload, id, async (ctx, pool) => {
+      const op = targetOp(target.op, ctx);
+      for (let i = 0; i < 5; i++) await op(i);
+      expect(pool.requests).toBe(5 * target.requests);
+    });
+    expect(target.requests).toBe(2);
+    expect(await confirmedWithStep(workload, id, 5)).toBe(5);
+  },
+);
