@@ -47,14 +47,17 @@ export const USAGE = `npm run bench:claims -- [flags]
                          or postgres://postgres@127.0.0.1:5432/postgres); a fresh database per run
   --pool 20              pg pool size of the ledger and of the baseline
   --dup-keys 1024        confirmed operations the duplicate claims repeat
-  --scenarios new,duplicate,cycle
+  --scenarios new,duplicate,cycle,one-step
+                         one-step: claim with startStep + confirm with completeStep (2 requests;
+                         over HTTP through the SDK's runOnce with firstStep)
   --paths baseline,in-process,http
+                         http: from a separate load-generator process (bench/http/load-generator.ts)
   --results FILE         append the figures here (default bench/RESULTS.md)
   --projector off        on: run the projectors in the ledger process while measuring
   --no-record            print only
   --help                 this text`;
 
-const SCENARIOS: readonly ScenarioKind[] = ['new', 'duplicate', 'cycle'];
+const SCENARIOS: readonly ScenarioKind[] = ['new', 'duplicate', 'cycle', 'one-step'];
 const PATHS: readonly BenchPath[] = ['baseline', 'in-process', 'http'];
 const DEFAULT_RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
 

@@ -4,7 +4,7 @@ import type { LedgerAnswer, LedgerDriver } from './ledger-driver.js';
 import type { Workload } from './workload.js';
 
 /** The measured kinds of work, each with one op per path (baseline, in-process, HTTP). */
-export type ScenarioKind = 'new' | 'duplicate' | 'cycle';
+export type ScenarioKind = 'new' | 'duplicate' | 'cycle' | 'one-step';
 
 /** One operation of each kind. */
 export type ScenarioOps = Readonly<Record<ScenarioKind, LoadOp>>;
@@ -28,11 +28,22 @@ async function ledgerCycle(driver: LedgerDriver, workload: Workload, family: str
   expect(await driver.confirm(operationId, fencingToken, `INV-${key.subject}`), 200, 'confirm');
 }
 
+/** The one-step job with the round-trip shortcuts: claim naming `startStep`, confirm naming `completeStep`. */
+async function ledgerOneStep(driver: LedgerDriver, workload: Workload, family: string): Promise<void> {
+  const key = workload.freshKey(family);
+  const claim = await driver.claim(key, workload.payload(key), 'create');
+  expect(claim, 201, 'claim');
+  const { operationId, fencingToken } = claim.body as { operationId: string; fencingToken: number };
+  const completeStep = { name: 'create', outputs: { id: `INV-${key.subject}` } };
+  expect(await driver.confirm(operationId, fencingToken, `INV-${key.subject}`, completeStep), 200, 'confirm');
+}
+
 /**
  * Ledger ops through `driver`: `new` claims a never-seen key (201), `duplicate` repeats the claim
  * of one of `dupKeys` seeded, confirmed operations (200 replay), `cycle` is claim → step start →
- * confirm of a new key. New keys are drawn from families prefixed with `tag`, so two drivers
- * never share keys. Each op throws when the answer is not the expected one.
+ * confirm of a new key, `one-step` the same job in two commands (claim with `startStep`, confirm
+ * with `completeStep`). New keys are drawn from families prefixed with `tag` (`<tag>-<kind>`), so
+ * two drivers never share keys. Each op throws when the answer is not the expected one.
  */
 export function ledgerOps(
   driver: LedgerDriver,
@@ -52,13 +63,23 @@ export function ledgerOps(
       if (answer.body?.replayed !== true) throw new Error('duplicate claim: not a replay');
     },
     cycle: () => ledgerCycle(driver, workload, `${tag}-cycle`),
+    'one-step': () => ledgerOneStep(driver, workload, `${tag}-one-step`),
   };
+}
+
+/** The hand-rolled claim + complete of a new key of `family` (INSERT + UPDATE). */
+async function baselineCycle(baseline: IdempotencyTableBaseline, workload: Workload, family: string) {
+  const key = workload.freshKey(family);
+  const answer = await baseline.claim(key, workload.payload(key));
+  if (answer.kind !== 'new') throw new Error(`baseline ${family}: got ${answer.kind}`);
+  await baseline.complete(key, { destinationRef: `INV-${key.subject}` });
 }
 
 /**
  * Baseline ops on the hand-rolled table: `new` inserts a never-seen key, `duplicate` repeats one
- * of `dupKeys` seeded, completed keys (INSERT conflicts, then SELECT), `cycle` inserts a new key
- * and stores its response (INSERT + UPDATE).
+ * of `dupKeys` seeded, completed keys (INSERT conflicts, then SELECT), `cycle` and `one-step`
+ * insert a new key and store its response (INSERT + UPDATE: the hand-rolled job has no steps, so
+ * both are its claim + complete).
  */
 export function baselineOps(
   baseline: IdempotencyTableBaseline,
@@ -76,12 +97,8 @@ export function baselineOps(
       const answer = await baseline.claim(key, workload.payload(key));
       if (answer.kind !== 'duplicate') throw new Error(`baseline duplicate: got ${answer.kind}`);
     },
-    cycle: async () => {
-      const key = workload.freshKey('base-cycle');
-      const answer = await baseline.claim(key, workload.payload(key));
-      if (answer.kind !== 'new') throw new Error(`baseline cycle: got ${answer.kind}`);
-      await baseline.complete(key, { destinationRef: `INV-${key.subject}` });
-    },
+    cycle: () => baselineCycle(baseline, workload, 'base-cycle'),
+    'one-step': () => baselineCycle(baseline, workload, 'base-one-step'),
   };
 }
 

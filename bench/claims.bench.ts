@@ -2,7 +2,9 @@
  * Claim benchmark (`npm run bench:claims [-- flags]`, flags in bench-options.ts): on one
  * PostgreSQL server (a fresh database per run) and on in-memory PGlite, at N concurrent clients,
  * compares the hand-rolled `idempotency_keys` baseline with the ledger's claim handler in-process
- * and over HTTP — new keys, duplicate keys, and full claim → step → confirm cycles — prints ops/s,
+ * and over HTTP from a separate load-generator process (bench/http-path.ts) — new keys, duplicate
+ * keys, full claim → step → confirm cycles (3 requests) and the one-step job with the round-trip
+ * shortcuts (2 requests; over HTTP through the SDK's `runOnce` with `firstStep`) — prints ops/s,
  * p50/p99 latency, CPU per operation and the ratio to the baseline, and appends the figures to
  * bench/RESULTS.md.
  */
@@ -12,16 +14,24 @@ import type { StoreKind } from '../src/config/ledger-config.js';
 import { createAppApiKey } from '../src/auth/create-app-api-key.js';
 import { commandLine, parseBenchOptions, USAGE, type BenchOptions } from './bench-options.js';
 import { openBenchStore, type BenchStore } from './bench-store.js';
-import { baselineOps, ledgerOps, seedDuplicates, type ScenarioOps } from './claim-scenarios.js';
-import { combineResults, runLoad, type LoadResult } from './harness.js';
+import {
+  baselineOps,
+  ledgerOps,
+  seedDuplicates,
+  type ScenarioKind,
+  type ScenarioOps,
+} from './claim-scenarios.js';
+import { combineResults, runLoad, type LoadOptions, type LoadResult } from './harness.js';
+import { HttpPath } from './http-path.js';
 import { inProcessDriver } from './ledger-in-process.js';
-import { listenForBench } from './ledger-over-http.js';
+import { listenForLoad } from './ledger-over-http.js';
 import { machineCpuMeter } from './machine-cpu.js';
 import {
   appendResults,
   formatTable,
   interferenceLines,
   markdownSection,
+  oneStepLines,
   verdicts,
   type BenchPath,
   type Measurement,
@@ -31,20 +41,37 @@ import { Workload } from './workload.js';
 
 const log = (line: string) => process.stderr.write(line + '\n');
 
-async function measure(store: BenchStore, opts: BenchOptions): Promise<Measurement[]> {
+/** Runs one scenario on one path under `load` and measures it. */
+type PathRunner = (scenario: ScenarioKind, load: LoadOptions) => Promise<LoadResult>;
+
+const locally =
+  (ops: ScenarioOps): PathRunner =>
+  (scenario, load) =>
+    runLoad(ops[scenario], load);
+
+async function measure(store: BenchStore, opts: BenchOptions, httpPath: HttpPath): Promise<Measurement[]> {
   const { kind } = store;
   const workload = new Workload();
   const inProcess = inProcessDriver(store.app, store.config);
   const key = await createAppApiKey(store.app, { tenant: 'bench-gmbh', roles: ['worker'], name: 'bench' });
-  const http = await listenForBench(store.app, key.token);
-  if (opts.scenarios.includes('duplicate')) {
+  const duplicates = opts.scenarios.includes('duplicate');
+  if (opts.paths.includes('http')) {
+    const url = await listenForLoad(store.app);
+    if (duplicates) log(`[${kind}] seeding ${opts.dupKeys} confirmed operations over HTTP…`);
+    await httpPath.attach(kind, url, key.token, {
+      clients: opts.clients,
+      dupKeys: opts.dupKeys,
+      seed: duplicates,
+    });
+  }
+  if (duplicates) {
     log(`[${kind}] seeding ${opts.dupKeys} confirmed operations for the duplicate scenarios…`);
     await seedDuplicates(inProcess, store.baseline, workload, opts.dupKeys, opts.clients);
   }
-  const paths: Record<BenchPath, ScenarioOps> = {
-    baseline: baselineOps(store.baseline, workload, opts.dupKeys),
-    'in-process': ledgerOps(inProcess, workload, 'inproc', opts.dupKeys),
-    http: ledgerOps(http.driver, workload, 'http', opts.dupKeys),
+  const paths: Record<BenchPath, PathRunner> = {
+    baseline: locally(baselineOps(store.baseline, workload, opts.dupKeys)),
+    'in-process': locally(ledgerOps(inProcess, workload, 'inproc', opts.dupKeys)),
+    http: (scenario, load) => httpPath.run(scenario, load),
   };
   const perRound = {
     concurrency: opts.clients,
@@ -58,17 +85,14 @@ async function measure(store: BenchStore, opts: BenchOptions): Promise<Measureme
   const measurements: Measurement[] = [];
   for (const scenario of opts.scenarios) {
     for (const path of opts.paths) {
-      await runLoad(paths[path][scenario], {
-        concurrency: opts.clients,
-        durationMs: opts.warmupSeconds * 1000,
-      });
+      await paths[path](scenario, { concurrency: opts.clients, durationMs: opts.warmupSeconds * 1000 });
     }
     // Rounds alternate the order of the paths, so slow drift (checkpoints, autovacuum, other
     // work on the machine) hits the baseline and the ledger alike.
     const parts = new Map<BenchPath, LoadResult[]>(opts.paths.map((p) => [p, []]));
     for (let round = 0; round < opts.rounds; round++) {
       const order = round % 2 === 0 ? opts.paths : [...opts.paths].reverse();
-      for (const path of order) parts.get(path)!.push(await runLoad(paths[path][scenario], perRound));
+      for (const path of order) parts.get(path)!.push(await paths[path](scenario, perRound));
     }
     for (const path of opts.paths) {
       const result = combineResults(parts.get(path)!);
@@ -99,15 +123,20 @@ async function main(): Promise<void> {
   }
   const all: Measurement[] = [];
   const databaseVersions: Partial<Record<StoreKind, string>> = {};
-  for (const kind of opts.stores) {
-    log(`[${kind}] starting the ledger and the baseline…`);
-    const store = await openBenchStore(kind, opts.pgUrl, opts.poolSize, opts.projector);
-    databaseVersions[kind] = store.description;
-    try {
-      all.push(...(await measure(store, opts)));
-    } finally {
-      await store.close();
+  const httpPath = HttpPath.start();
+  try {
+    for (const kind of opts.stores) {
+      log(`[${kind}] starting the ledger and the baseline…`);
+      const store = await openBenchStore(kind, opts.pgUrl, opts.poolSize, opts.projector);
+      databaseVersions[kind] = store.description;
+      try {
+        all.push(...(await measure(store, opts, httpPath)));
+      } finally {
+        await store.close();
+      }
     }
+  } finally {
+    await httpPath.stop();
   }
   const info: RunInfo = {
     date: new Date(started).toISOString().replace(/\.\d+Z$/, 'Z'),
@@ -129,7 +158,9 @@ async function main(): Promise<void> {
   };
   console.log(`\nClaim benchmark, ${opts.clients} clients (${info.command})\n`);
   console.log(formatTable(all));
-  console.log('\n' + [...verdicts(all), ...interferenceLines(all, info.cpus)].join('\n'));
+  console.log(
+    '\n' + [...oneStepLines(all), ...verdicts(all), ...interferenceLines(all, info.cpus)].join('\n'),
+  );
   if (opts.results) {
     await appendResults(opts.results, markdownSection(info, all));
     console.log(`\nAppended to ${opts.results}`);

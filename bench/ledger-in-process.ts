@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ProblemException } from '../src/common/problem.exception.js';
 import type { LedgerConfig } from '../src/config/ledger-config.js';
+import type { JsonValue } from '../src/ledger/index.js';
 import { claimRequestOf } from '../src/operations/claim/claim-request.dto.js';
 import { ClaimOperationCommand } from '../src/operations/claim/claim-operation.js';
 import type { ClaimRequestDto } from '../src/operations/claim/claim-request.dto.js';
@@ -16,7 +17,8 @@ import type { LedgerDriver } from './ledger-driver.js';
 /**
  * Drives the ledger's handlers in-process, without HTTP: a claim is `claimRequestOf` plus
  * `ClaimOperationCommand` on the app's CommandBus, as the controller does after DTO validation
- * (which is skipped here); step start and confirm are `RunWorkerCommand`s. Results are mapped
+ * (which is skipped here); step start and confirm are `RunWorkerCommand`s (with the round-trip
+ * shortcuts `startStep` / `completeStep` when asked). Results are mapped
  * to answers by the routes' mapping (`http-answers.ts`). `app` must
  * be initialised (`app.init()` or `app.listen()`), which registers the command handlers.
  */
@@ -34,15 +36,23 @@ export function inProcessDriver(app: INestApplication, _config: LedgerConfig): L
     }
   };
   return {
-    async claim(key, payload) {
-      const dto = { key, payload } as unknown as ClaimRequestDto;
+    async claim(key, payload, startStep) {
+      const dto = { key, payload, ...(startStep ? { startStep } : {}) } as unknown as ClaimRequestDto;
       return claimAnswer(
         await bus.execute(new ClaimOperationCommand(claimRequestOf(dto), newRequestContext())),
       );
     },
     startStep: (operationId, fencingToken, step) =>
       worker(operationId, { type: 'StartStep', fencingToken, step }),
-    confirm: (operationId, fencingToken, destinationRef) =>
-      worker(operationId, { type: 'ConfirmOperation', fencingToken, destinationRef, outputs: null }),
+    confirm: (operationId, fencingToken, destinationRef, completeStep) =>
+      worker(operationId, {
+        type: 'ConfirmOperation',
+        fencingToken,
+        destinationRef,
+        outputs: null,
+        completeStep: completeStep
+          ? { step: completeStep.name, outputs: completeStep.outputs as JsonValue }
+          : null,
+      }),
   };
 }

@@ -51,6 +51,7 @@ const KIND_LABEL: Record<ScenarioKind, string> = {
   new: 'new-key claim',
   duplicate: 'duplicate claim',
   cycle: 'claim→step→confirm',
+  'one-step': 'one-step job',
 };
 
 /** Targets of the issue, as ops/s ratios to the baseline (in-process path). */
@@ -81,6 +82,7 @@ function rows(all: readonly Measurement[]): string[][] {
       r.p99Ms.toFixed(2),
       ratio === null ? '—' : `${ratio.toFixed(2)}×`,
       perOp(r.processCpuMs, r.ops),
+      r.meteredCpuMs['loadgen'] == null ? '—' : perOp(r.meteredCpuMs['loadgen'], r.ops),
       r.meteredCpuMs['pg'] == null ? '—' : perOp(r.meteredCpuMs['pg'], r.ops),
     ];
   });
@@ -101,6 +103,7 @@ const HEADER = [
   'p99 ms',
   '× baseline',
   'node cpu µs/op',
+  'load-gen cpu µs/op',
   'pg cpu µs/op',
 ];
 
@@ -143,6 +146,33 @@ export function verdicts(all: readonly Measurement[]): string[] {
   return lines;
 }
 
+/**
+ * Per store and ledger path, the one-step job (claim with `startStep`, confirm with
+ * `completeStep`; over HTTP through the SDK) against the 3-request cycle of the same path and
+ * run, and both against the hand-rolled baseline (its claim + complete). Jobs per second.
+ */
+export function oneStepLines(all: readonly Measurement[]): string[] {
+  const lines: string[] = [];
+  for (const one of all.filter((x) => x.kind === 'one-step' && x.path !== 'baseline')) {
+    const cycle = all.find((x) => x.store === one.store && x.kind === 'cycle' && x.path === one.path);
+    const ratio = (r: number | null) => (r === null ? ': not measured' : ` ${r.toFixed(2)}×`);
+    const versus =
+      cycle && cycle.result.opsPerSecond > 0
+        ? ` ${cycle.result.opsPerSecond.toFixed(0)}/s: ${(one.result.opsPerSecond / cycle.result.opsPerSecond).toFixed(2)}×`
+        : ': not measured';
+    const base = ratioToBaseline(one, all);
+    const cycleBase = cycle ? ratioToBaseline(cycle, all) : null;
+    const how = one.path === 'http' ? ' over HTTP (SDK, 2 requests)' : ` ${one.path}`;
+    const cycleName = one.path === 'http' ? `${KIND_LABEL.cycle} (3 requests)` : KIND_LABEL.cycle;
+    lines.push(
+      `${one.store}: one-step job${how} ${one.result.opsPerSecond.toFixed(0)} jobs/s vs ${cycleName}${versus}; ` +
+        `vs the baseline${ratio(base)}` +
+        (base !== null && cycleBase !== null ? ` (the cycle ${cycleBase.toFixed(2)}×)` : ''),
+    );
+  }
+  return lines;
+}
+
 /** A RESULTS.md section (markdown) for one run: settings, machine, command, table, target verdicts. */
 export function markdownSection(info: RunInfo, all: readonly Measurement[]): string {
   const dbs = Object.entries(info.databaseVersions).map(([store, v]) => `${store}: ${v}`);
@@ -167,11 +197,15 @@ export function markdownSection(info: RunInfo, all: readonly Measurement[]): str
     '',
     table,
     '',
-    '`× baseline`: ops/s divided by the baseline’s ops/s (same store, same scenario). `node cpu µs/op`: CPU ' +
-      'time of the benchmark process per operation — ledger, load generator and, on PGlite, the database ' +
-      'itself. `pg cpu µs/op`: CPU time of the PostgreSQL backends serving the benchmark database per ' +
+    '`× baseline`: ops/s divided by the baseline’s ops/s (same store, same scenario; the baseline of both ' +
+      'the cycle and the one-step job is its claim + complete). `node cpu µs/op`: CPU time of the benchmark ' +
+      'process per operation — ledger (and, on PGlite, the database itself), plus the load of the baseline ' +
+      'and in-process paths, which run in it. `load-gen cpu µs/op`: the separate load-generator process of ' +
+      'the HTTP path (undici, one connection per client; the one-step job through the SDK). ' +
+      '`pg cpu µs/op`: CPU time of the PostgreSQL backends serving the benchmark database per ' +
       'operation (local server only; WAL writer, checkpointer and autovacuum not included).',
     '',
+    ...oneStepLines(all).map((v) => `- ${v}`),
     ...verdicts(all).map((v) => `- ${v}`),
     '',
   ].join('\n');
@@ -179,7 +213,8 @@ export function markdownSection(info: RunInfo, all: readonly Measurement[]): str
 
 /**
  * Share (0..1) of the machine's CPU capacity (`cpus` × measured wall time) that processes other
- * than the benchmark and its database backends used during the measurements of `store`; null
+ * than the benchmark, its load generator and its database backends used during the measurements
+ * of `store`; null
  * when the machine meter is unavailable. PostgreSQL's background workers count as other.
  */
 export function otherCpuShare(all: readonly Measurement[], store: StoreKind, cpus: number): number | null {
@@ -188,7 +223,8 @@ export function otherCpuShare(all: readonly Measurement[], store: StoreKind, cpu
   for (const m of all.filter((x) => x.store === store)) {
     const machine = m.result.meteredCpuMs['machine'];
     if (machine == null) return null;
-    other += machine - m.result.processCpuMs - (m.result.meteredCpuMs['pg'] ?? 0);
+    const { pg, loadgen } = m.result.meteredCpuMs;
+    other += machine - m.result.processCpuMs - (pg ?? 0) - (loadgen ?? 0);
     capacity += m.result.elapsedMs * cpus;
   }
   return capacity > 0 ? Math.max(0, other) / capacity : null;

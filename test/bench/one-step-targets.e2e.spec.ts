@@ -1,11 +1,14 @@
 // The one-step job of the benchmarks (issue 12's round-trip shortcuts) against a real ledger: the
-// raw HTTP target of bench:http and its SDK twin. Each must leave confirmed operations with the
-// step completed, in the number of requests its row claims.
+// raw HTTP target of bench:http, its SDK twin (which bench:claims' HTTP path runs too) and the
+// in-process scenario of bench:claims. Each must leave confirmed operations with the step
+// completed, in the number of requests its row claims.
 import { operationIdOf } from '@operation-ledger/client';
 import { Pool, type Dispatcher } from 'undici';
+import { ledgerOps } from '../../bench/claim-scenarios.js';
 import { probeOneStep } from '../../bench/http/one-step-probe.js';
 import { targetOp, type OpContext } from '../../bench/http/target-ops.js';
 import { targetById } from '../../bench/http/targets.js';
+import { inProcessDriver } from '../../bench/ledger-in-process.js';
 import { Workload } from '../../bench/workload.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 
@@ -84,3 +87,10 @@ it.each(['pglite-one-step', 'pglite-sdk-one-step'])(
     expect(await confirmedWithStep(workload, id, 5)).toBe(5);
   },
 );
+
+it("bench:claims' in-process one-step scenario confirms the operation and completes its step", async () => {
+  const workload = new Workload();
+  const ops = ledgerOps(inProcessDriver(ledger.app, ledger.config), workload, 'inproc', 1);
+  for (let i = 0; i < 3; i++) await ops['one-step'](i);
+  expect(await confirmedWithStep(workload, 'inproc-one-step', 3)).toBe(3);
+});
