@@ -10,6 +10,7 @@ import { restrictToLoopback } from './auth/auth-disabled.js';
 import { authenticationMiddleware } from './auth/authentication.middleware.js';
 import { installApiKeySchema } from './auth/sql/api-key-schema.js';
 import { exactJsonBody } from './common/json-body.js';
+import { limitSlowRequests } from './common/request-deadline.js';
 import { storableQuery } from './common/storable-query.js';
 import { ProblemDetailsFilter } from './common/problem-details.filter.js';
 import { ledgerValidationPipe } from './common/validation.js';
@@ -99,21 +100,6 @@ function configureHttpServer(app: NestExpressApplication, config: LedgerConfig):
     res.setHeader('Keep-Alive', advertised);
     next();
   });
-}
-
-/**
- * Bounds how long one request may take to arrive (slowloris): `requestTimeout` for headers and
- * body, `headersTimeout` for the headers (≤ 10 s), checked every second instead of Node's 30 s
- * (`connectionsCheckingInterval` is read when the server starts listening). Node answers 408 and
- * closes. Responses are not bounded: live subscriptions stay open.
- */
-function limitSlowRequests(server: Server, requestTimeoutMs: number): void {
-  server.requestTimeout = requestTimeoutMs;
-  server.headersTimeout = Math.min(10_000, requestTimeoutMs);
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
-    1000,
-    requestTimeoutMs,
-  );
 }
 
 /**

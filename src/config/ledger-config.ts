@@ -50,7 +50,8 @@ export interface LedgerConfig {
   readonly storeTimeoutMs: number;
   /**
    * Longest time to receive one request (headers and body), ms; slower clients get 408 and are
-   * disconnected (Node `server.requestTimeout`; headers alone get at most 10 s of it).
+   * disconnected (headers alone get at most 10 s of it). A streamed reconciliation upload is
+   * bounded by its silences instead: no byte for this long (src/common/request-deadline.ts).
    */
   readonly requestTimeoutMs: number;
   /** API key authentication; `disabled` only binds to loopback (src/auth). */

@@ -87,3 +87,41 @@ it('keeps a live subscription open past the request timeout (it is a response, n
     text += new TextDecoder().decode((await reader.read()).value);
   await reader.cancel();
 }, 60_000);
+
+/** A CSV destination export of `rows` orphan rows, sent a few rows every 100 ms. */
+function slowExport(rows: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (sent === 0) controller.enqueue(new TextEncoder().encode('id,reference\n'));
+      await new Promise((r) => setTimeout(r, 100));
+      const lines = Array.from({ length: 5 }, (_, k) => `R-${sent + k},ref-${sent + k}\n`).join('');
+      controller.enqueue(new TextEncoder().encode(lines));
+      sent += 5;
+      if (sent >= rows) controller.close();
+    },
+  });
+}
+
+it('lets a reconciliation upload stream in for longer than the request timeout, as long as bytes keep coming', async () => {
+  const started = Date.now();
+  const res = await fetch(`${ledger.url}/v1/tenants/acme/reconciliations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ledger.rootToken}`, 'content-type': 'text/csv' },
+    body: slowExport(200), // 40 chunks, ~4 s: past the 1.5 s request timeout
+    duplex: 'half',
+  } as RequestInit);
+  expect(Date.now() - started).toBeGreaterThan(2 * TIMEOUT_MS);
+  expect(res.status).toBe(202);
+  const run = (await res.json()) as { destinationRows: number };
+  expect(run.destinationRows).toBe(200);
+}, 60_000);
+
+it('answers 408 and closes an upload whose client stops sending (no byte for the request timeout)', async () => {
+  const head =
+    `POST /v1/tenants/acme/reconciliations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ledger.rootToken}\r\n` +
+    `Content-Type: text/csv\r\nContent-Length: 100000\r\n\r\nid,reference\nR-1,ref-1\n`;
+  const { answer, closedByServer } = await slowClient(head, '', 20 * TIMEOUT_MS);
+  expect(closedByServer).toBe(true);
+  expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+}, 60_000);

@@ -1,6 +1,7 @@
 import { pipeline, Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Request } from 'express';
+import { streamedUpload } from '../../common/request-deadline.js';
 import type { UploadLimits } from './upload-limits.js';
 import { RecordTooLargeError, recordTooLarge, unsupportedMedia, uploadTooLarge } from './upload-problems.js';
 
@@ -57,7 +58,8 @@ const CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
  * The request itself is piped, never destroyed: when the returned stream ends early (an error,
  * or its reader stops at a refused record), the rest of the request is read and discarded, so the
  * client that is still sending receives the answer instead of a reset connection. A client that
- * goes away fails the returned stream.
+ * goes away fails the returned stream. The upload may take as long as its bytes keep coming
+ * (`streamedUpload`: the request timeout bounds its silences, not its length).
  * @throws ProblemException 415 naming `Content-Type` or `Content-Encoding`.
  */
 export function openUpload(req: Request, maxBytes: number): { format: UploadFormat; body: Readable } {
@@ -96,6 +98,7 @@ export function openUpload(req: Request, maxBytes: number): { format: UploadForm
     // pipeline destroys both stages on an error, so a reader of the last one sees it
     pipeline(head as Transform, limit, () => undefined);
   }
+  streamedUpload(req);
   req.pipe(head);
   req.once('error', (err) => head.destroy(err));
   req.once('close', () => {

@@ -1,0 +1,88 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+
+/** What Node sends itself when a request's time runs out (then it closes the connection). */
+const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
+
+/** A request whose body is still arriving. Times from `Date.now()`, ms. */
+interface Arriving {
+  readonly res: ServerResponse;
+  readonly since: number;
+  /** Marked by {@link streamedUpload}: bounded by silence, not by its whole length. */
+  streamed: boolean;
+  /** Last time a byte came (or the server held the body back), for a streamed upload. */
+  lastProgress: number;
+  /** `socket.bytesRead` at {@link lastProgress}. */
+  bytesRead: number;
+}
+
+/** The arriving requests of each server limited by {@link limitSlowRequests}. */
+const arriving = new WeakMap<IncomingMessage, Arriving>();
+
+/**
+ * Bounds how long one request may take to arrive (slowloris): its headers at most 10 s (Node's
+ * `headersTimeout`), the whole request at most `requestTimeoutMs` — except an upload marked with
+ * {@link streamedUpload}, which may take as long as its bytes keep coming. A request past its
+ * bound is answered 408 and its connection closed, as Node does. Checked every second (at most
+ * every `requestTimeoutMs`); a request whose body has fully arrived is no longer bounded (a slow
+ * handler is not a slow client), nor are responses: live subscriptions stay open.
+ *
+ * Node's own `requestTimeout` cannot spare one request (it is one value per server, README
+ * "Configuration" `LEDGER_REQUEST_TIMEOUT_MS`), so it is turned off and this takes its place.
+ */
+export function limitSlowRequests(server: Server, requestTimeoutMs: number): void {
+  server.requestTimeout = 0;
+  server.headersTimeout = Math.min(10_000, requestTimeoutMs);
+  const everyMs = Math.min(1000, requestTimeoutMs);
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = everyMs;
+  const open = new Map<IncomingMessage, Arriving>();
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const now = Date.now();
+    const entry: Arriving = { res, since: now, streamed: false, lastProgress: now, bytesRead: 0 };
+    open.set(req, entry);
+    arriving.set(req, entry);
+    const done = () => open.delete(req);
+    res.once('finish', done);
+    res.once('close', done);
+  });
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [req, entry] of open) {
+      if (req.complete || req.socket.destroyed) {
+        open.delete(req);
+      } else if (overdue(req, entry, now, requestTimeoutMs)) {
+        open.delete(req);
+        if (!entry.res.headersSent && req.socket.writable) req.socket.write(REQUEST_TIMEOUT_RESPONSE);
+        req.socket.destroy();
+      }
+    }
+  }, everyMs);
+  sweep.unref();
+  server.once('close', () => clearInterval(sweep));
+}
+
+function overdue(req: IncomingMessage, entry: Arriving, now: number, limitMs: number): boolean {
+  if (!entry.streamed) return now - entry.since > limitMs;
+  const bytesRead = req.socket.bytesRead;
+  // Paused: the reader holds the body back (backpressure from a slow store), not the client.
+  if (bytesRead !== entry.bytesRead || req.readableFlowing === false) {
+    entry.bytesRead = bytesRead;
+    entry.lastProgress = now;
+    return false;
+  }
+  return now - entry.lastProgress > limitMs;
+}
+
+/**
+ * Marks `req` as a streamed upload (a reconciliation export of up to gigabytes): from now on it
+ * is cut (408) only when no byte of it arrived for the request timeout while the server was
+ * ready to read, instead of when the whole request took longer. Call it once the request is
+ * authenticated and its body is about to be read. Does nothing for a request of a server that
+ * {@link limitSlowRequests} does not limit.
+ */
+export function streamedUpload(req: IncomingMessage): void {
+  const entry = arriving.get(req);
+  if (!entry || entry.streamed) return;
+  entry.streamed = true;
+  entry.lastProgress = Date.now();
+  entry.bytesRead = req.socket.bytesRead;
+}
