@@ -13,7 +13,7 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from './event-store.port.js';
-import type { SqlExecutor, SqlResult } from './sql-executor.js';
+import type { SqlExecutor, SqlResult, TransactionOptions } from './sql-executor.js';
 import { appendAnyTogether } from './sql/any-appends.js';
 import { appendAlone, appendBatchAlone } from './sql/append-alone.js';
 import { encodeEvents, isUuid } from './sql/append-encoding.js';
@@ -268,8 +268,8 @@ class RefusingWhenClosed implements SqlExecutor {
     return this.sql.exec(script);
   }
 
-  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T> {
     this.assertOpen();
-    return this.sql.transaction(fn);
+    return this.sql.transaction(fn, options);
   }
 }

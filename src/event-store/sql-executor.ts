@@ -16,6 +16,17 @@ export interface SqlQueryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>>;
 }
 
+/** Options of {@link SqlExecutor.transaction}. */
+export interface TransactionOptions {
+  /**
+   * Each statement of the transaction may run this long, ms, instead of the executor's own
+   * statement timeout (batch work such as a reconciliation's set-based phases; on PostgreSQL
+   * `SET LOCAL statement_timeout` and the client's read timeout). Executors without a statement
+   * timeout (PGlite) ignore it; so does a nested transaction (a savepoint keeps the outer one's).
+   */
+  readonly statementTimeoutMs?: number;
+}
+
 /**
  * A {@link SqlQueryable} that can also run scripts and transactions. Implementations map "cannot
  * reach the database" failures (refused connection, terminated backend `57P01`, timeouts, closed
@@ -44,5 +55,5 @@ export interface SqlExecutor extends SqlQueryable {
    * read-model rows and their checkpoint atomically. On PGlite, every other query waits until the
    * transaction ends (one connection).
    */
-  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
-import type { SqlExecutor, SqlResult } from '../sql-executor.js';
+import type { SqlExecutor, SqlResult, TransactionOptions } from '../sql-executor.js';
 import { runInSavepoint } from '../sql/savepoint.js';
 import { orUnavailable } from './unavailable-error.js';
 
@@ -8,21 +8,37 @@ interface PgQueryable {
   query(config: QueryConfig): Promise<QueryResult>;
 }
 
+/** How much longer than a long transaction's statement timeout the client waits for an answer, ms. */
+const LONG_READ_GRACE_MS = 5000;
+
 /**
  * Statements on a pg pool or client; failures as {@link orUnavailable}. A query without values
  * runs over the simple protocol, so {@link exec} takes multi-statement scripts.
  */
 abstract class PgStatements {
-  protected constructor(private readonly target: PgQueryable) {}
+  /** `queryTimeoutMs`: the client's read timeout of each query, when not the pool's. */
+  protected constructor(
+    private readonly target: PgQueryable,
+    private readonly queryTimeoutMs?: number,
+  ) {}
 
   async query<T>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
-    const result = await orUnavailable(() => this.target.query({ text: sql, values: params }));
+    const result = await orUnavailable(() => this.target.query(this.config({ text: sql, values: params })));
     return { rows: result.rows as T[] };
   }
 
   async queryPrepared<T>(name: string, sql: string, params: unknown[]): Promise<SqlResult<T>> {
-    const result = await orUnavailable(() => this.target.query({ name, text: sql, values: params }));
+    const result = await orUnavailable(() =>
+      this.target.query(this.config({ name, text: sql, values: params })),
+    );
     return { rows: result.rows as T[] };
+  }
+
+  private config(query: QueryConfig): QueryConfig {
+    // pg reads `query_timeout` from a query's config before the pool's (not in its types).
+    return this.queryTimeoutMs === undefined
+      ? query
+      : ({ ...query, query_timeout: this.queryTimeoutMs } as QueryConfig);
   }
 
   async exec(script: string): Promise<void> {
@@ -32,7 +48,8 @@ abstract class PgStatements {
 
 /**
  * {@link SqlExecutor} over a pg `Pool`: each query borrows a connection; `transaction` holds one
- * connection for BEGIN … COMMIT. Connection failures and timeouts become
+ * connection for BEGIN … COMMIT (with `statementTimeoutMs`, its statements may run that long).
+ * Connection failures and timeouts become
  * `EventStoreUnavailableError`; a connection that failed is destroyed, not returned to the pool.
  */
 export class PgPoolExecutor extends PgStatements implements SqlExecutor {
@@ -43,9 +60,11 @@ export class PgPoolExecutor extends PgStatements implements SqlExecutor {
     super(pool);
   }
 
-  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const client = await orUnavailable(() => this.pool.connect());
-    const tx = new PgClientExecutor(client);
+    const longMs = options.statementTimeoutMs;
+    // The client's read timeout stays above the server's, as the pool's does (open()).
+    const tx = new PgClientExecutor(client, longMs === undefined ? undefined : longMs + LONG_READ_GRACE_MS);
     let broken: unknown;
     // A checked-out client has no pool error listener: a connection dropped between statements
     // (PostgreSQL restarting, 57P01) would emit an unhandled 'error' and crash the process. Keep
@@ -54,6 +73,8 @@ export class PgPoolExecutor extends PgStatements implements SqlExecutor {
     client.on('error', onError);
     try {
       await tx.exec('begin');
+      if (longMs !== undefined)
+        await tx.exec(`set local statement_timeout = ${Math.max(1, Math.round(longMs))}`);
       const result = await fn(tx);
       await tx.exec('commit');
       return result;
@@ -69,8 +90,8 @@ export class PgPoolExecutor extends PgStatements implements SqlExecutor {
 
 /** {@link SqlExecutor} bound to one pg client inside an open transaction; nesting uses savepoints. */
 class PgClientExecutor extends PgStatements implements SqlExecutor {
-  constructor(client: PoolClient) {
-    super(client);
+  constructor(client: PoolClient, queryTimeoutMs?: number) {
+    super(client, queryTimeoutMs);
   }
 
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {

@@ -27,7 +27,7 @@ abstract class PgliteStatements {
 /**
  * {@link SqlExecutor} over one PGlite instance (a single connection: statements and transactions
  * are serialised; while `transaction` runs, other queries wait). A closed instance gives
- * `EventStoreUnavailableError`.
+ * `EventStoreUnavailableError`. It has no statement timeout, so transaction options change nothing.
  */
 export class PgliteExecutor extends PgliteStatements implements SqlExecutor {
   constructor(

@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import { EventStoreUnavailableError } from '../../event-store/event-store.port.js';
 import type { SqlExecutor } from '../../event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../../event-store/sql-executor.token.js';
+import { longStatements } from '../../event-store/sql/long-statements.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { ContentionError } from '../../common/contention.error.js';
 import { ProjectionRuntime } from '../../projections/projection-runtime.js';
@@ -25,6 +26,13 @@ const POLL_MS = Number(process.env['LEDGER_RECONCILIATION_POLL_MS'] ?? 2000) || 
 const HEARTBEAT_MS = 5000;
 /** Wait after the store was unreachable, ms. */
 const BACKOFF_MS = 2000;
+/**
+ * Longest one statement of a run's phases may take, ms (LEDGER_RECONCILIATION_STATEMENT_TIMEOUT_MS,
+ * default 10 min): they are set-based over all of a run's rows, far past the store timeout that
+ * bounds the claim path (a million-row categorize takes tens of seconds on a busy machine).
+ */
+const PHASE_STATEMENT_TIMEOUT_MS =
+  Number(process.env['LEDGER_RECONCILIATION_STATEMENT_TIMEOUT_MS'] ?? 600_000) || 600_000;
 /** Longest wait for the status view to catch up before a snapshot, ms (then it is taken as is). */
 const STATUS_VIEW_WAIT_MS = 30_000;
 
@@ -117,7 +125,7 @@ export class ReconciliationRunner implements OnApplicationBootstrap, BeforeAppli
     }, HEARTBEAT_MS);
     timer.unref();
     const ctx = new PhaseContext(
-      this.sql,
+      longStatements(this.sql, PHASE_STATEMENT_TIMEOUT_MS),
       this.writes,
       this.clock,
       this.holder,
