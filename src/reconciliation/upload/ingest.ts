@@ -4,10 +4,13 @@ import type { UploadLimits } from './upload-limits.js';
 import { SPILL_BATCH } from '../sql/spill-rows.js';
 
 /**
- * Streams `records` through `toRow` into `write`, {@link SPILL_BATCH} rows at a time, so at most
- * one batch is held in memory. Rows that cannot be read are collected (the first
- * {@link MAX_LISTED_ROW_ERRORS}) while reading goes on, so one answer names them all; once that
- * many are found, reading stops.
+ * Streams `records` through `toRow` into `write`, {@link SPILL_BATCH} rows at a time: the next
+ * batch is read while the previous one is being written (at most one write in flight, in order),
+ * so at most two batches are held in memory and reading and the database work overlap. Rows that
+ * cannot be read are collected (the first {@link MAX_LISTED_ROW_ERRORS}) while reading goes on,
+ * so one answer names them all; once that many are found, reading stops. Whatever it answers,
+ * it does so only once the write in flight has settled (a caller that removes the upload after
+ * a failure removes all of it).
  * @returns the number of rows written.
  * @throws ProblemException 422 `invalid-upload` naming `rows[<line>].<column>`, 413 past
  *   `limits.maxRows`; errors of the stream or of `write` as they come.
@@ -22,6 +25,20 @@ export async function ingest<Row>(
   const errors: RowError[] = [];
   let batch: Row[] = [];
   let count = 0;
+  /** The write in flight; it resolves to its failure (never rejects: nobody may be awaiting it). */
+  let inFlight: Promise<{ error: unknown } | null> | null = null;
+  const settle = async () => {
+    const failed = await inFlight;
+    inFlight = null;
+    if (failed) throw failed.error;
+  };
+  const send = async (rows: Row[]) => {
+    await settle();
+    inFlight = write(rows).then(
+      () => null,
+      (error: unknown) => ({ error }),
+    );
+  };
   const iterator = records[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -45,14 +62,16 @@ export async function ingest<Row>(
         continue;
       }
       if (errors.length === 0 && batch.length >= SPILL_BATCH) {
-        await write(batch);
+        await send(batch);
         batch = [];
       }
     }
+    if (errors.length > 0) throw invalidUpload(errors, what);
+    if (batch.length > 0) await send(batch);
+    await settle();
   } finally {
+    await inFlight; // when another error is on its way, the write still lands before it is answered
     await iterator.return?.(undefined);
   }
-  if (errors.length > 0) throw invalidUpload(errors, what);
-  if (batch.length > 0) await write(batch);
   return count;
 }

@@ -47,17 +47,15 @@ async function* readCsv(body: Readable, maxRecordBytes: number): AsyncGenerator<
       bom: true,
       skip_empty_lines: true,
       relax_column_count: false,
-      info: true,
       max_record_size: maxRecordBytes,
     }),
   );
   body.once('error', (err) => parser.destroy(err));
+  // The record's number, counted here: csv-parse's `info` option builds an object per record.
+  let line = 0;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: Record<string, string>;
-      info: { records: number };
-    }>) {
-      yield { line: info.records, values: record };
+    for await (const record of parser as AsyncIterable<Record<string, string>>) {
+      yield { line: ++line, values: record };
     }
   } catch (err) {
     const e = err as { code?: string; lines?: number; message: string };
