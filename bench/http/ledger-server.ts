@@ -30,6 +30,8 @@ export interface LedgerServer {
   readonly database: BenchDatabase | null;
   /** Bearer tokens of role `worker`, tenant `bench-gmbh`. */
   readonly workerTokens: readonly string[];
+  /** The first admin key's token (`LEDGER_ADMIN_TOKEN`), to create other keys with. */
+  readonly adminToken: string;
   stop(): Promise<void>;
 }
 
@@ -71,20 +73,29 @@ export async function startLedgerServer(spec: LedgerServerSpec): Promise<LedgerS
   try {
     const workerTokens: string[] = [];
     for (let i = 0; i < spec.workerKeys; i++) {
-      workerTokens.push(await createWorkerKey(server.url, admin, `bench-worker-${i}`));
+      workerTokens.push(await createBenchKey(server.url, admin, `bench-worker-${i}`, ['worker']));
     }
-    return { process: server, database, workerTokens, stop };
+    return { process: server, database, workerTokens, adminToken: admin, stop };
   } catch (err) {
     await stop();
     throw err;
   }
 }
 
-async function createWorkerKey(url: string, adminToken: string, name: string): Promise<string> {
+/**
+ * Creates an API key of tenant `bench-gmbh` with `roles` through `POST /v1/admin/keys` and
+ * resolves to its token. @throws Error with the answer when it is not 201.
+ */
+export async function createBenchKey(
+  url: string,
+  adminToken: string,
+  name: string,
+  roles: readonly string[],
+): Promise<string> {
   const res = await fetch(`${url}/v1/admin/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ tenant: 'bench-gmbh', roles: ['worker'], name }),
+    body: JSON.stringify({ tenant: 'bench-gmbh', roles, name }),
     signal: AbortSignal.timeout(10_000),
   });
   const body = (await res.json()) as { token?: string };
