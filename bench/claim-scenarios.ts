@@ -103,6 +103,32 @@ export function baselineOps(
 }
 
 /**
+ * Completes keys 0 … `count` − 1 of `family` in the ledger (claim → step start → confirm through
+ * `driver`) at `concurrency` clients.
+ * @throws Error when any seeding operation fails.
+ */
+export async function seedLedgerKeys(
+  driver: LedgerDriver,
+  workload: Workload,
+  family: string,
+  count: number,
+  concurrency: number,
+): Promise<void> {
+  const result = await runLoad(
+    async (index) => {
+      const key = workload.key(family, index);
+      const claim = await driver.claim(key, workload.payload(key));
+      expect(claim, 201, 'seed claim');
+      const { operationId, fencingToken } = claim.body as { operationId: string; fencingToken: number };
+      expect(await driver.startStep(operationId, fencingToken, 'create'), 200, 'seed step start');
+      expect(await driver.confirm(operationId, fencingToken, `INV-${key.subject}`), 200, 'seed confirm');
+    },
+    { concurrency, ops: count },
+  );
+  if (result.errors > 0) throw new Error(`seeding ${family} failed: ${result.firstError}`);
+}
+
+/**
  * Completes the `count` duplicate keys in both the ledger (claim → step start → confirm through
  * `driver`) and the baseline table (insert + response), at `concurrency` clients.
  * @throws Error when any seeding operation fails.
@@ -114,21 +140,12 @@ export async function seedDuplicates(
   count: number,
   concurrency: number,
 ): Promise<void> {
-  const seedLedger = async (index: number) => {
-    const key = workload.key(DUP_FAMILY, index);
-    const claim = await driver.claim(key, workload.payload(key));
-    expect(claim, 201, 'seed claim');
-    const { operationId, fencingToken } = claim.body as { operationId: string; fencingToken: number };
-    expect(await driver.startStep(operationId, fencingToken, 'create'), 200, 'seed step start');
-    expect(await driver.confirm(operationId, fencingToken, `INV-${key.subject}`), 200, 'seed confirm');
-  };
+  await seedLedgerKeys(driver, workload, DUP_FAMILY, count, concurrency);
   const seedBaseline = async (index: number) => {
     const key = workload.key(DUP_FAMILY, index);
     await baseline.claim(key, workload.payload(key));
     await baseline.complete(key, { destinationRef: `INV-${key.subject}` });
   };
-  for (const op of [seedLedger, seedBaseline]) {
-    const result = await runLoad(op, { concurrency, ops: count });
-    if (result.errors > 0) throw new Error(`seeding duplicates failed: ${result.firstError}`);
-  }
+  const result = await runLoad(seedBaseline, { concurrency, ops: count });
+  if (result.errors > 0) throw new Error(`seeding duplicates failed: ${result.firstError}`);
 }

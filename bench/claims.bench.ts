@@ -18,6 +18,7 @@ import {
   baselineOps,
   ledgerOps,
   seedDuplicates,
+  seedLedgerKeys,
   type ScenarioKind,
   type ScenarioOps,
 } from './claim-scenarios.js';
@@ -55,18 +56,19 @@ async function measure(store: BenchStore, opts: BenchOptions, httpPath: HttpPath
   const inProcess = inProcessDriver(store.app, store.config);
   const key = await createAppApiKey(store.app, { tenant: 'bench-gmbh', roles: ['worker'], name: 'bench' });
   const duplicates = opts.scenarios.includes('duplicate');
-  if (opts.paths.includes('http')) {
-    const url = await listenForLoad(store.app);
-    if (duplicates) log(`[${kind}] seeding ${opts.dupKeys} confirmed operations over HTTP…`);
-    await httpPath.attach(kind, url, key.token, {
-      clients: opts.clients,
-      dupKeys: opts.dupKeys,
-      seed: duplicates,
-    });
-  }
   if (duplicates) {
     log(`[${kind}] seeding ${opts.dupKeys} confirmed operations for the duplicate scenarios…`);
     await seedDuplicates(inProcess, store.baseline, workload, opts.dupKeys, opts.clients);
+  }
+  if (opts.paths.includes('http')) {
+    const url = await listenForLoad(store.app);
+    const family = await httpPath.attach(kind, url, key.token, {
+      clients: opts.clients,
+      dupKeys: opts.dupKeys,
+      workload,
+    });
+    // The HTTP path repeats keys of its own family (the load generator shares the run tag).
+    if (duplicates) await seedLedgerKeys(inProcess, workload, family, opts.dupKeys, opts.clients);
   }
   const paths: Record<BenchPath, PathRunner> = {
     baseline: locally(baselineOps(store.baseline, workload, opts.dupKeys)),

@@ -2,7 +2,9 @@ import type { StoreKind } from '../src/config/ledger-config.js';
 import type { ScenarioKind } from './claim-scenarios.js';
 import type { LoadOptions, LoadResult } from './harness.js';
 import { LoadClient } from './http/load-client.js';
+import { duplicateFamilyOf } from './http/target-ops.js';
 import type { LedgerServerId } from './http/targets.js';
+import type { Workload } from './workload.js';
 
 /** The bench:http target (after its `pg-` / `pglite-` prefix) that runs each scenario over HTTP. */
 const TARGET_OF: Readonly<Record<ScenarioKind, string>> = {
@@ -40,16 +42,18 @@ export class HttpPath {
 
   /**
    * Points the load generator at the ledger of `store` at `url` (as `token`, a worker key of
-   * tenant `bench-gmbh`), with `clients` connections; seeds `dupKeys` confirmed operations over
-   * HTTP when `seed` (for the duplicate scenario; its keys are the load generator's own).
-   * @throws Error for a store the HTTP targets do not cover, or when seeding fails.
+   * tenant `bench-gmbh`), with `clients` connections, naming keys with `workload`'s run tag.
+   * Resolves to the key family whose first `dupKeys` keys its duplicate scenario repeats: the
+   * caller completes them beforehand (in process: seeding over HTTP met the load generator's
+   * 10 s request timeout on a busy machine).
+   * @throws Error for a store the HTTP targets do not cover.
    */
   async attach(
     store: StoreKind,
     url: string,
     token: string,
-    shape: { readonly clients: number; readonly dupKeys: number; readonly seed: boolean },
-  ): Promise<void> {
+    shape: { readonly clients: number; readonly dupKeys: number; readonly workload: Workload },
+  ): Promise<string> {
     const server = SERVER_OF[store];
     if (!server) throw new Error(`the HTTP path has no targets for store ${store}`);
     this.server = server;
@@ -59,8 +63,9 @@ export class HttpPath {
       servers: { [server]: { url, tokens: [token] } },
       connections: shape.clients,
       dupKeys: shape.dupKeys,
+      runTag: shape.workload.runTag,
     });
-    if (shape.seed) await this.client.send({ cmd: 'seed', server }, 600_000);
+    return duplicateFamilyOf(server);
   }
 
   /**

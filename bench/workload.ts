@@ -16,9 +16,13 @@ export type BenchPayload = Record<string, unknown>;
  * and every run (random tag) gets its own subjects, so keys never collide across scenarios.
  */
 export class Workload {
-  /** Random tag that makes this run's keys unique in a reused database. */
-  readonly runTag = randomBytes(4).toString('hex');
   private readonly counters = new Map<string, number>();
+
+  /**
+   * @param runTag Tag that makes this run's keys unique in a reused database: random, or another
+   *   workload's, so that a second process (a load generator) names the same keys.
+   */
+  constructor(readonly runTag: string = randomBytes(4).toString('hex')) {}
 
   /** The `index`-th key of `family`; the same arguments give the same key. */
   key(family: string, index: number): BenchKey {

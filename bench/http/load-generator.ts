@@ -12,7 +12,7 @@ import { targetById, type ServerId } from './targets.js';
  * closed-loop client (pipelining 1), and answers the commands of bench/http/load-protocol.ts.
  * Every request times out after 10 s (headers and body), so a stuck server ends a round as errors.
  */
-const workload = new Workload();
+let workload = new Workload();
 let servers: Readonly<Partial<Record<ServerId, ServerAddress>>> = {};
 let connections = 32;
 let dupKeys = 512;
@@ -40,6 +40,7 @@ async function handle(command: LoadCommand): Promise<LoadResult | string | null>
   switch (command.cmd) {
     case 'setup':
       ({ servers, connections, dupKeys } = command);
+      if (command.runTag) workload = new Workload(command.runTag);
       return null;
     case 'seed': {
       const { ctx, pool } = context(command.server, 'seed');

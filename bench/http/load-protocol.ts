@@ -10,7 +10,7 @@ export interface ServerAddress {
 /**
  * Commands of the benchmark to its load-generator process (bench/http/load-generator.ts), one
  * at a time; each is answered by a {@link LoadReply} with the same `id`.
- * - `setup`: the servers and the load shape; first.
+ * - `setup`: the servers and the load shape (and the keys' run tag); first.
  * - `seed`: completes the `dupKeys` keys that a server's duplicate/replay target repeats.
  * - `probe-one-step`: whether a ledger runs the one-step job (value: null or the n/a reason).
  * - `open`: fresh connections to the target's server, ready to run its operation.
@@ -23,6 +23,8 @@ export type LoadCommand = { readonly id: number } & (
       readonly servers: Readonly<Partial<Record<ServerId, ServerAddress>>>;
       readonly connections: number;
       readonly dupKeys: number;
+      /** The keys' run tag (Workload), when another process seeds or checks the same keys. */
+      readonly runTag?: string;
     }
   | { readonly cmd: 'seed'; readonly server: ServerId }
   | { readonly cmd: 'probe-one-step'; readonly server: ServerId }

@@ -73,7 +73,9 @@ export function expectStatus(answer: Answer, status: number, what: string): void
 const bearer = (ctx: OpContext, i: number) => ({
   authorization: `Bearer ${ctx.tokens[i % ctx.tokens.length]}`,
 });
-const dupFamily = (ctx: OpContext) => `dup-${ctx.server}`;
+/** Key family of the completed keys that the duplicate / replay target of `server` repeats. */
+export const duplicateFamilyOf = (server: ServerId) => `dup-${server}`;
+const dupFamily = (ctx: OpContext) => duplicateFamilyOf(ctx.server);
 
 async function ledgerClaim(ctx: OpContext, i: number, family: string, extra: object = {}) {
   const key = ctx.workload.freshKey(family);

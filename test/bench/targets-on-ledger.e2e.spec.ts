@@ -1,12 +1,13 @@
-// The one-step job of the benchmarks (issue 12's round-trip shortcuts) against a real ledger: the
-// raw HTTP target of bench:http, its SDK twin (which bench:claims' HTTP path runs too) and the
-// in-process scenario of bench:claims. Each must leave confirmed operations with the step
-// completed, in the number of requests its row claims.
+// Benchmark operations against a real ledger. The one-step job (issue 12's round-trip
+// shortcuts): the raw HTTP target of bench:http, its SDK twin (which bench:claims' HTTP path runs
+// too) and the in-process scenario of bench:claims must each leave confirmed operations with the
+// step completed, in the number of requests its row claims. bench:claims' HTTP duplicates repeat
+// keys the benchmark completed in process, named alike by the load generator's workload.
 import { operationIdOf } from '@operation-ledger/client';
 import { Pool, type Dispatcher } from 'undici';
-import { ledgerOps } from '../../bench/claim-scenarios.js';
+import { ledgerOps, seedLedgerKeys } from '../../bench/claim-scenarios.js';
 import { probeOneStep } from '../../bench/http/one-step-probe.js';
-import { targetOp, type OpContext } from '../../bench/http/target-ops.js';
+import { duplicateFamilyOf, targetOp, type OpContext } from '../../bench/http/target-ops.js';
 import { targetById } from '../../bench/http/targets.js';
 import { inProcessDriver } from '../../bench/ledger-in-process.js';
 import { Workload } from '../../bench/workload.js';
@@ -93,4 +94,20 @@ it("bench:claims' in-process one-step scenario confirms the operation and comple
   const ops = ledgerOps(inProcessDriver(ledger.app, ledger.config), workload, 'inproc', 1);
   for (let i = 0; i < 3; i++) await ops['one-step'](i);
   expect(await confirmedWithStep(workload, 'inproc-one-step', 3)).toBe(3);
+});
+
+it("bench:claims' HTTP duplicates replay the keys completed in process (the load generator shares the run tag)", async () => {
+  const workload = new Workload();
+  const driver = inProcessDriver(ledger.app, ledger.config);
+  await seedLedgerKeys(driver, workload, duplicateFamilyOf('ledger-pglite'), 3, 2);
+  const generator = new Workload(workload.runTag);
+  await withContext(generator, 'pglite-dup', async (ctx) => {
+    const op = targetOp(targetById('pglite-dup').op, { ...ctx, dupKeys: 3 });
+    for (let i = 0; i < 6; i++) await op(i); // throws unless each answer is a 200 replay
+  });
+  const first = await ledger.client.get(
+    `/v1/operations/${operationIdOf(workload.key(duplicateFamilyOf('ledger-pglite'), 0))}/history`,
+  );
+  const claims = (first.body.events as { type: string }[]).filter((e) => e.type === 'OperationClaimed');
+  expect(claims).toHaveLength(1);
 });
