@@ -104,7 +104,12 @@ async function main(): Promise<void> {
     log(`status view caught up in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     const before = processMemory(pid);
 
-    const meters = { ledger: processCpuMeter(pid), pg: () => pg.begin(), machine: machineCpuMeter };
+    const meters = {
+      ledger: processCpuMeter(pid),
+      pg: () => pg.begin(),
+      bench: processCpuMeter(process.pid),
+      machine: machineCpuMeter,
+    };
     const upload = await metered(meters, async () => {
       const res = await fetch(`${url}/v1/tenants/${RECON_TENANT}/reconciliations?action=${RECON_ACTION}`, {
         method: 'POST',
@@ -135,9 +140,9 @@ async function main(): Promise<void> {
       return ms == null ? '?' : `${(ms / 1000).toFixed(1)} s`;
     };
     const other = (m: { seconds: number; cpuMs: Record<string, number | null> }) => {
-      const { machine, ledger: l, pg: p } = m.cpuMs;
-      if (machine == null || l == null || p == null) return '?';
-      const share = (machine - l - p) / (m.seconds * 1000 * availableParallelism());
+      const { machine, ledger: l, pg: p, bench: b } = m.cpuMs;
+      if (machine == null || l == null || p == null || b == null) return '?';
+      const share = (machine - l - p - b) / (m.seconds * 1000 * availableParallelism());
       return `${Math.max(0, 100 * share).toFixed(0)} %`;
     };
     const verdict =
@@ -149,7 +154,8 @@ async function main(): Promise<void> {
       `- Rows: ${rows} destination rows vs ${operations} confirmed operations (PostgreSQL)`,
       `- Upload (streamed over HTTP into SQL, answered 202): ${upload.seconds.toFixed(1)} s ` +
         `(${Math.round(rows / upload.seconds)} rows/s); ledger CPU ${cpu(upload, 'ledger')}, ` +
-        `PostgreSQL backends ${cpu(upload, 'pg')}; other processes used ${other(upload)} of the CPUs`,
+        `PostgreSQL backends ${cpu(upload, 'pg')}, the benchmark (export generator and client) ${cpu(upload, 'bench')}; ` +
+        `other processes used ${other(upload)} of the CPUs`,
       `- Comparison (background run to completed): ${comparison.seconds.toFixed(1)} s; ledger CPU ` +
         `${cpu(comparison, 'ledger')}, PostgreSQL backends ${cpu(comparison, 'pg')}; other processes used ` +
         `${other(comparison)} of the CPUs`,
