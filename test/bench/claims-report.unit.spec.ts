@@ -1,5 +1,4 @@
 import type { ScenarioKind } from '../../bench/claim-scenarios.js';
-import type { LoadResult } from '../../bench/harness.js';
 import {
   formatTable,
   oneStepLines,
@@ -7,6 +6,7 @@ import {
   type BenchPath,
   type Measurement,
 } from '../../bench/report.js';
+import { oneSecondResult } from './support/one-second-result.js';
 
 /** A measurement of `opsPerSecond` over 1 s, with the given CPU meters. */
 function m(
@@ -15,20 +15,7 @@ function m(
   opsPerSecond: number,
   cpu: { process?: number; metered?: Record<string, number | null> } = {},
 ): Measurement {
-  const result: LoadResult = {
-    ops: opsPerSecond,
-    errors: 0,
-    firstError: null,
-    elapsedMs: 1000,
-    opsPerSecond,
-    p50Ms: 1,
-    p99Ms: 2,
-    meanMs: 1,
-    latenciesMs: new Float64Array(),
-    processCpuMs: cpu.process ?? 0,
-    meteredCpuMs: cpu.metered ?? {},
-  };
-  return { store: 'postgres', kind, path, result };
+  return { store: 'postgres', kind, path, result: oneSecondResult(opsPerSecond, cpu) };
 }
 
 describe('bench:claims one-step job', () => {

@@ -1,30 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
-import type { LoadResult } from '../../bench/harness.js';
 import { parseHttpBenchOptions, type HttpBenchOptions } from '../../bench/http/http-bench-options.js';
 import { cpuRatio, goalLines, ratio, type TargetOutcome } from '../../bench/http/http-report.js';
 import { probeOneStep } from '../../bench/http/one-step-probe.js';
 import { processCpuMs } from '../../bench/http/process-cpu.js';
 import { targetById, withBuildA } from '../../bench/http/targets.js';
 import { Workload } from '../../bench/workload.js';
+import { oneSecondResult } from './support/one-second-result.js';
 
 /** A result with `opsPerSecond` and nothing else measured. */
 function measured(id: string, opsPerSecond: number): TargetOutcome {
-  const result: LoadResult = {
-    ops: opsPerSecond,
-    errors: 0,
-    firstError: null,
-    elapsedMs: 1000,
-    opsPerSecond,
-    p50Ms: 1,
-    p99Ms: 2,
-    meanMs: 1,
-    latenciesMs: new Float64Array(),
-    processCpuMs: 0,
-    meteredCpuMs: {},
-  };
-  return { target: targetById(id), result, skipped: null, store: 'postgres' };
+  return { target: targetById(id), result: oneSecondResult(opsPerSecond), skipped: null, store: 'postgres' };
 }
 
 describe('bench:http options', () => {
