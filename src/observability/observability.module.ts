@@ -1,6 +1,6 @@
 import { Module, type OnApplicationShutdown } from '@nestjs/common';
 import { flushRootLogger } from './logging/create-logger.js';
-import { shutdownTracing } from './tracing/start-tracing.js';
+import { shutdownTracing } from './tracing/tracing-handle.js';
 
 /**
  * Ends the process's observability with the application: flushes spans still batched for the

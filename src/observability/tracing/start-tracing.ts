@@ -5,12 +5,9 @@ import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { ledgerInstrumentations } from './instrumentations.js';
 import { serviceNameOf } from './tracing-config.js';
+import { runningTracing, setRunningTracing, type TracingHandle } from './tracing-handle.js';
 
-/** A started SDK. */
-export interface TracingHandle {
-  /** Flushes pending spans and stops the SDK; safe to call twice. */
-  shutdown(): Promise<void>;
-}
+export { shutdownTracing, type TracingHandle } from './tracing-handle.js';
 
 /** Options of {@link startTracing}. */
 export interface StartTracingOptions {
@@ -20,8 +17,6 @@ export interface StartTracingOptions {
    */
   readonly spanProcessors?: SpanProcessor[];
 }
-
-let current: TracingHandle | null = null;
 
 /**
  * Starts the OpenTelemetry Node SDK once per process: W3C trace context and baggage propagation,
@@ -36,7 +31,8 @@ export function startTracing(
   env: NodeJS.ProcessEnv = process.env,
   options: StartTracingOptions = {},
 ): TracingHandle {
-  if (current) return current;
+  const running = runningTracing();
+  if (running) return running;
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceNameOf(env) }),
     ...(options.spanProcessors
@@ -49,13 +45,8 @@ export function startTracing(
   sdk.start();
   let stopped: Promise<void> | null = null;
   const handle: TracingHandle = {
-    shutdown: () => (stopped ??= sdk.shutdown().finally(() => (current = null))),
+    shutdown: () => (stopped ??= sdk.shutdown().finally(() => setRunningTracing(null))),
   };
-  current = handle;
+  setRunningTracing(handle);
   return handle;
-}
-
-/** Flushes and stops the SDK if {@link startTracing} started it; otherwise does nothing. */
-export async function shutdownTracing(): Promise<void> {
-  await current?.shutdown();
 }
