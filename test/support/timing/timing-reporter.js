@@ -1,8 +1,9 @@
 /**
  * Jest reporter for `npm run test:timings`: after the run, reads the lines ./timed-environment.js
- * appended to LEDGER_TEST_TIMINGS and prints every file's wall and CPU seconds (slowest CPU
- * first), the sums, the run's wall time and the load average at start and end (`os.loadavg()`):
- * on a shared machine the sum of CPU seconds is steadier than the wall time.
+ * appended to LEDGER_TEST_TIMINGS and prints every file's CPU, wall and GC-pause seconds and the
+ * worker's heap after it (most CPU first), the sums, how many worker processes ran them, the
+ * run's wall time and the load average at start and end (`os.loadavg()`): on a shared machine the
+ * sum of CPU seconds is steadier than the wall time.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -34,16 +35,18 @@ export default class TimingReporter {
       .filter(Boolean)
       .map((l) => JSON.parse(l))
       .sort((a, b) => b.cpuS + b.childCpuS - (a.cpuS + a.childCpuS));
-    const sum = (key) => rows.reduce((s, r) => s + r[key], 0).toFixed(1);
+    const sum = (key) => rows.reduce((s, r) => s + (r[key] ?? 0), 0).toFixed(1);
+    const col = (v, digits = 1) => (v ?? 0).toFixed(digits).padStart(7);
     const lines = rows.map(
       (r) =>
-        `${r.cpuS.toFixed(1).padStart(7)} ${r.childCpuS.toFixed(1).padStart(7)} ${r.wallS.toFixed(1).padStart(7)}  ${relative(this.rootDir, r.file)}`,
+        `${col(r.cpuS)} ${col(r.childCpuS)} ${col(r.wallS)} ${col(r.gcS)} ${col(r.heapMB, 0)}  ${relative(this.rootDir, r.file)}`,
     );
     const wall = ((Date.now() - this.startedAt) / 1000).toFixed(1);
+    const workers = new Set(rows.map((r) => r.pid)).size;
     const out = [
-      '  cpu s child s  wall s  file',
+      "  cpu s child s  wall s    gc s heap MB  file (heap: the worker's, after the file)",
       ...lines,
-      `${sum('cpuS').padStart(7)} ${sum('childCpuS').padStart(7)} ${sum('wallS').padStart(7)}  sum of ${rows.length} files`,
+      `${sum('cpuS').padStart(7)} ${sum('childCpuS').padStart(7)} ${sum('wallS').padStart(7)} ${sum('gcS').padStart(7)}          sum of ${rows.length} files in ${workers} worker processes`,
       `run wall ${wall} s; load average (1/5/15 min) at start ${this.loadAtStart}, at end ${load()}`,
     ].join('\n');
     writeFileSync(this.file.replace(/(\.jsonl)?$/, '.txt'), `${out}\n`);
