@@ -34,6 +34,13 @@ export default {
   // most e2e files spend much of their time waiting (PostgreSQL, child processes, leases, SSE).
   // One worker per core overlaps those waits. `npx jest -w 1` still runs them in series.
   maxWorkers: '100%',
+  // A worker keeps every test file's modules: Node 20 holds each vm module (ModuleWrap) by a strong
+  // handle, and through it the file's whole context — about 22 MB per file that builds an app,
+  // after a forced GC. Garbage collection then costs each later file more: one e2e file run 12
+  // times in one worker went from 5.3 to 8.4 CPU-s, and files 40–60 of a worker took 2–3 times
+  // their CPU alone. A worker whose heap passed this after a file is replaced by a fresh one (its
+  // first file costs 3–4 CPU-s more). See `npm run test:timings` (gc s, heap MB).
+  workerIdleMemoryLimit: '300MB',
   reporters: timings ? ['default', '<rootDir>/test/support/timing/timing-reporter.js'] : ['default'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{src,test,packages/*/test}/**/*.unit.spec.ts'] },

@@ -26,7 +26,7 @@ let auditor: TestKey;
 beforeAll(async () => {
   buildConsole();
   browser = await launchChromium();
-  ledger = await startTestLedger('pglite', { projectorPollMs: 50 });
+  ledger = await startTestLedger('pglite');
   worker = await ledger.createKey({ tenant: T, roles: ['worker'], name: 'invoice-sync' });
   operator = await ledger.createKey({ tenant: T, roles: ['operator', 'auditor'], name: 'ops:maria' });
   auditor = await ledger.createKey({ tenant: T, roles: ['auditor'], name: 'audit:olaf' });

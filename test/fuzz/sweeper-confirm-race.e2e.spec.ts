@@ -15,7 +15,7 @@ let ledger: TestLedger;
 let worker: LedgerClient;
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite', { projectorPollMs: 50 });
+  ledger = await startTestLedger('pglite');
   worker = (await ledger.createKey({ tenant: 'acme', roles: ['worker'] })).client;
 });
 afterAll(() => ledger.close());

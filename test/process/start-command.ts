@@ -1,33 +1,16 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { buildUnlessFresh } from '../support/build-unless-fresh.js';
 
 export const ROOT = process.cwd();
-
-/** Newest modification time (ms) of the files under `dir`. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
 
 /**
  * Makes sure `dist/` (what `npm start` runs; `npm ci` builds it through `prepare`) is built from
  * the current sources: runs `npm run build` only when a source file is newer than the build.
  */
 export function ensureBuilt(): void {
-  const main = join(ROOT, 'dist/src/main.js');
-  let built = 0;
-  try {
-    built = statSync(main).mtimeMs;
-  } catch {
-    /* not built */
-  }
-  if (built < newest(join(ROOT, 'src'))) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  buildUnlessFresh(ROOT, 'dist/src/main.js', ['src'], ['run', 'build', '--silent']);
 }
 
 /** A free TCP port on 127.0.0.1 ≥ 20000 (tests never use 3000). */

@@ -21,7 +21,7 @@ const subscribe = (path: string) =>
   new SseClient(`${ledger.url}${path}`, { authorization: `Bearer ${ledger.rootToken}` }).connect();
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite', { projectorPollMs: 50 });
+  ledger = await startTestLedger('pglite');
   c = ledger.client;
   status = await subscribe(`/v1/tenants/${T}/operations/changes`);
   review = await subscribe(`/v1/tenants/${T}/review-queue/changes`);

@@ -6,7 +6,7 @@ import { SseClient } from './support/sse-client.js';
 const T = 'acme';
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite', { projectorPollMs: 50 });
+  ledger = await startTestLedger('pglite');
 });
 afterAll(() => ledger?.close());
 

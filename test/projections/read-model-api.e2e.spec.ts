@@ -26,7 +26,7 @@ async function settled(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite', { projectorPollMs: 50 });
+  ledger = await startTestLedger('pglite');
   c = ledger.client;
   otherTenant = await ledger.createKey({ tenant: 'globex-ag', roles: ['auditor'] });
 

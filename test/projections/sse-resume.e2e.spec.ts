@@ -9,7 +9,7 @@ const N = 25;
 
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite', { projectorPollMs: 50 });
+  ledger = await startTestLedger('pglite');
 }, 30_000);
 afterAll(() => ledger?.close());
 

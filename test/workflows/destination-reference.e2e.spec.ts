@@ -14,7 +14,7 @@ const stream = (subject: string) => ledger.store.read(operationStreamName({ ...k
 let ledger: TestLedger;
 let c: LedgerClient;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite', { projectorPollMs: 50 });
+  ledger = await startTestLedger('pglite');
   c = ledger.client;
 });
 afterAll(() => ledger.close());

@@ -37,7 +37,7 @@ function capture() {
 
 /** Starts a PGlite ledger and a scratch directory; `cli` defaults to the root key and `--tenant`-less runs. */
 export async function startCliWorld(): Promise<CliWorld> {
-  const ledger = await startTestLedger('pglite', { projectorPollMs: 50 });
+  const ledger = await startTestLedger('pglite');
   const dir = await mkdtemp(join(tmpdir(), 'ledger-cli-'));
   const sdk = new LedgerClient({ baseUrl: ledger.url, token: ledger.rootToken });
   return {
