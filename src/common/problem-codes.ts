@@ -37,6 +37,7 @@ export const PROBLEMS = {
   'reconciliation-not-complete': { status: 409, title: 'The reconciliation is not complete yet' },
   'reconciliation-failed': { status: 409, title: 'The reconciliation failed' },
   'not-awaiting-source': { status: 409, title: 'The reconciliation does not wait for source intents' },
+  'backup-unsupported': { status: 409, title: "This ledger's store is backed up with its own tools" },
   'retention-expired': { status: 410, title: "The operation's record was compacted after its retention" },
   'payload-too-large': { status: 413, title: 'The request or payload is too large' },
   'record-too-large': { status: 413, title: 'An upload record is too large' },
@@ -47,6 +48,7 @@ export const PROBLEMS = {
   internal: { status: 500, title: 'Internal error' },
   'store-unavailable': { status: 503, title: 'The event store is unavailable' },
   contention: { status: 503, title: 'Too much contention on this operation' },
+  'shutting-down': { status: 503, title: 'This instance is shutting down' },
 } as const satisfies Record<string, { readonly status: number; readonly title: string }>;
 
 /** A problem code of {@link PROBLEMS}. */

@@ -92,8 +92,16 @@ export interface LedgerConfig {
    * (src/create-ledger-app.ts `configureHttpServer`, docs/decisions.md "Keep-alive").
    */
   readonly keepAliveTimeoutMs: number;
-  /** How long a stop signal waits for in-flight work before the process exits anyway, ms. */
+  /**
+   * How long a stop signal may take, ms: in-flight requests get until shortly before it (the rest
+   * is for stopping the projectors and closing the store); then the process exits anyway (code 1).
+   */
   readonly shutdownGraceMs: number;
+  /**
+   * Free space the embedded store keeps on its data directory's volume, bytes: below it, writes
+   * answer 503 `store-unavailable` and reads are served (docs/production.md "Disk space").
+   */
+  readonly diskReserveBytes: number;
   /**
    * How often an open SSE subscription re-checks that its API key is not revoked, ms: a revoked
    * key's subscriptions end within about this time.
@@ -132,6 +140,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   policyFile: null,
   keepAliveTimeoutMs: 60_000,
   shutdownGraceMs: 10_000,
+  diskReserveBytes: 24 * 1024 * 1024,
   sseKeyRecheckMs: 2_000,
 };
 
@@ -149,7 +158,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
  * LEDGER_PROJECTOR_BATCH_SIZE (500), LEDGER_PROJECTOR_POLL_MS (1000),
  * LEDGER_PROJECTOR_LOCK_POLL_MS (2000), LEDGER_PROJECTION_CHANGE_RETENTION_MS (24 h); process:
  * LEDGER_KEEP_ALIVE_TIMEOUT_MS (60000), LEDGER_SHUTDOWN_GRACE_MS (10000),
- * LEDGER_SSE_KEY_RECHECK_MS (2000).
+ * LEDGER_SSE_KEY_RECHECK_MS (2000); LEDGER_DISK_RESERVE_MIB (24, the embedded store's reserve).
  * @throws ConfigError naming the variable at fault.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
@@ -292,5 +301,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
     ),
     shutdownGraceMs: intVar(env, 'LEDGER_SHUTDOWN_GRACE_MS', DEFAULT_CONFIG.shutdownGraceMs, 100, 600_000),
     sseKeyRecheckMs: intVar(env, 'LEDGER_SSE_KEY_RECHECK_MS', DEFAULT_CONFIG.sseKeyRecheckMs, 50, 600_000),
+    diskReserveBytes: intVar(env, 'LEDGER_DISK_RESERVE_MIB', 24, 0, 1_048_576) * 1024 * 1024,
   };
 }

@@ -184,12 +184,29 @@ export function wrongExpectedVersion(
 
 /** The store cannot be reached or timed out; the caller should answer 503 with Retry-After. */
 export class EventStoreUnavailableError extends Error {
-  override readonly name = 'EventStoreUnavailableError';
+  override readonly name: string = 'EventStoreUnavailableError';
   constructor(
     message: string,
     override readonly cause?: unknown,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The store's storage cannot take writes now (disk full, out of memory, too many connections, or
+ * the embedded database stopped after a storage error): an {@link EventStoreUnavailableError}
+ * whose `reason` — e.g. `storage: disk full, 3 MiB free, need 24` — is safe to show to clients
+ * (readiness and the 503's `detail` carry it). The store may resume by itself.
+ */
+export class StorageUnavailableError extends EventStoreUnavailableError {
+  override readonly name = 'StorageUnavailableError';
+  constructor(
+    /** One line for operators and clients: what is short and what is needed. */
+    readonly reason: string,
+    cause?: unknown,
+  ) {
+    super(`Event store unavailable: ${reason}`, cause);
   }
 }
 

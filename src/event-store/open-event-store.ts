@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ConfigError, type LedgerConfig } from '../config/ledger-config.js';
 import type { EventStore } from './event-store.port.js';
 import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store.js';
@@ -6,10 +7,11 @@ import { PostgresEventStore } from './postgres/postgres-event-store.js';
 
 /**
  * Opens the configured event store and installs/upgrades its schema: PostgreSQL (pool of
- * `poolSize`, statement timeout `storeTimeoutMs`), embedded PGlite in `dataDir`, or EventStoreDB
+ * `poolSize`, statement timeout `storeTimeoutMs`), embedded PGlite in `dataDir` (writes refused
+ * below `diskReserveBytes` free; start-up refused on a nearly full volume), or EventStoreDB
  * at `eventStoreConnectionString` (`storeTimeoutMs` per attempt; no schema — its read models live
  * in SQL, opened by createLedgerApp).
- * @throws EventStoreUnavailableError when it cannot be reached; ConfigError for an
+ * @throws EventStoreUnavailableError when it cannot be reached; InsufficientStorageError; ConfigError for an
  *   EventStoreDB connection string the client rejects.
  */
 export async function openEventStore(config: LedgerConfig): Promise<EventStore> {
@@ -30,5 +32,9 @@ export async function openEventStore(config: LedgerConfig): Promise<EventStore> 
       statementTimeoutMs: config.storeTimeoutMs,
     });
   }
-  return PgliteEventStore.open({ dataDir: config.dataDir });
+  return PgliteEventStore.open({
+    dataDir: config.dataDir,
+    diskReserveBytes: config.diskReserveBytes,
+    log: new Logger('EmbeddedStore'),
+  });
 }

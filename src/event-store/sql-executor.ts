@@ -56,4 +56,11 @@ export interface SqlExecutor extends SqlQueryable {
    * transaction ends (one connection).
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+
+  /**
+   * Optional: why the database cannot take writes now — e.g. `storage: disk full, 3 MiB free,
+   * need 24` (embedded store below its reserve) or a disk-full error PostgreSQL reported in the
+   * last seconds — or undefined when nothing is known to be wrong. `/health/ready` reports it.
+   */
+  storageProblem?(): string | undefined;
 }

@@ -5,12 +5,17 @@ import { HealthDto, LiveDto } from './health-answers.dto.js';
 import { Public } from '../auth/require-role.decorator.js';
 import { LEDGER_CONFIG } from '../config/config.token.js';
 import type { LedgerConfig } from '../config/ledger-config.js';
-import type { EventStore } from '../event-store/event-store.port.js';
+import { type EventStore, StorageUnavailableError } from '../event-store/event-store.port.js';
 import { EVENT_STORE } from '../event-store/event-store.token.js';
+import type { SqlExecutor } from '../event-store/sql-executor.js';
+import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 
 /**
  * Liveness and readiness. `/health` and `/health/ready` read from the event store, so they turn
- * 503 (problem+json, Retry-After) when it is unreachable; `/health/live` only says the process runs.
+ * 503 (problem+json, Retry-After) when it is unreachable — and when the SQL database cannot take
+ * writes (`SqlExecutor.storageProblem`: a full disk), with the reason as the detail, e.g.
+ * `storage: disk full, 3 MiB free, need 24`. `/health/live` only says the process runs: it
+ * touches no store, so it answers while the disk is full (do not restart a pod for that).
  */
 @ApiTags('health')
 @Controller('health')
@@ -19,6 +24,7 @@ export class HealthController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+    @Inject(SQL_EXECUTOR) private readonly sql: SqlExecutor,
   ) {}
 
   @Get()
@@ -26,6 +32,8 @@ export class HealthController {
   @ApiOkResponse({ type: HealthDto })
   @ApiProblems('store-unavailable')
   async health(): Promise<HealthDto> {
+    const storage = this.sql.storageProblem?.();
+    if (storage) throw new StorageUnavailableError(storage);
     await this.store.read('health-check');
     return { status: 'ok', store: this.config.store };
   }

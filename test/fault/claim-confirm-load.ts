@@ -128,6 +128,15 @@ export function startClaimConfirmLoad(o: LoadOptions): RunningLoad {
   };
 }
 
+/** Lets the load run until it got `n` more acknowledgements than now (or 5 s), plus a random bit. */
+export async function letItWork(answers: readonly LoadAnswer[], n: number): Promise<void> {
+  const ok = (a: LoadAnswer) => a.status === 201 || a.status === 200;
+  const target = answers.filter(ok).length + n;
+  const until = Date.now() + 5000;
+  while (answers.filter(ok).length < target && Date.now() < until) await sleep(25);
+  await sleep(Math.floor(Math.random() * 400));
+}
+
 /** Subjects whose claim (201) and confirm (200) the load saw acknowledged. */
 export function acknowledged(answers: readonly LoadAnswer[]): { claims: string[]; confirms: string[] } {
   const of = (kind: LoadAnswer['kind'], status: number) =>

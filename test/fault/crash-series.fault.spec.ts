@@ -11,38 +11,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/postgres-test-db.js';
-import { startClaimConfirmLoad, type LoadAnswer, type RunningLoad } from './claim-confirm-load.js';
-import { awaitCatchUp, readModelProblems, streamProblems, type RunSql } from './ledger-invariants.js';
-import { issueKey, newAdminToken, spawnServer, type ServerProcess } from './spawned-server.js';
+import { letItWork, startClaimConfirmLoad, type RunningLoad } from './claim-confirm-load.js';
+import {
+  awaitCatchUp,
+  expectHonestAnswers,
+  readModelProblems,
+  streamProblems,
+  type RunSql,
+} from './ledger-invariants.js';
+import { issueKey, newAdminToken, spawnServer, stopGently, type ServerProcess } from './spawned-server.js';
 
 const ROUNDS = Number(process.env['LEDGER_CRASH_ROUNDS'] ?? 20);
 const TENANT = 'acme';
 const ROUND_BUDGET_MS = 30_000; // a PGlite restart takes 2–3 s on a quiet machine, 10–20 s on a loaded one
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Lets the load run until it got `n` more acknowledgements than now (or 5 s), plus a random bit. */
-async function letItWork(answers: readonly LoadAnswer[], n: number): Promise<void> {
-  const ok = (a: LoadAnswer) => a.status === 201 || a.status === 200;
-  const target = answers.filter(ok).length + n;
-  const until = Date.now() + 5000;
-  while (answers.filter(ok).length < target && Date.now() < until) await sleep(25);
-  await sleep(Math.floor(Math.random() * 400));
-}
-
-/** What every crash series asserts about the answers themselves. */
-function expectHonestAnswers(answers: readonly LoadAnswer[]): void {
-  expect(answers.filter((a) => a.status === 'hang')).toEqual([]);
-  expect(
-    answers.filter((a) => typeof a.status === 'number' && ![200, 201, 409, 503].includes(a.status)),
-  ).toEqual([]);
-  expect(answers.filter((a) => a.status === 503 && !(Number(a.retryAfter) >= 1))).toEqual([]);
-}
-
-async function stopGently(server: ServerProcess): Promise<void> {
-  const killer = setTimeout(() => server.child.kill('SIGKILL'), 30_000);
-  await server.kill('SIGTERM');
-  clearTimeout(killer);
-}
 
 describe(`embedded server (PGlite) SIGKILLed ${ROUNDS} times under load`, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-crash-'));

@@ -1,5 +1,17 @@
 import { acknowledged, loadStream, type LoadAnswer } from './claim-confirm-load.js';
 
+/**
+ * What every fault test asserts about the answers themselves: none hung, only 200/201/409/503
+ * (network errors aside: a killed or stopping server), every 503 with a Retry-After ≥ 1 s.
+ */
+export function expectHonestAnswers(answers: readonly LoadAnswer[]): void {
+  expect(answers.filter((a) => a.status === 'hang')).toEqual([]);
+  expect(
+    answers.filter((a) => typeof a.status === 'number' && ![200, 201, 409, 503].includes(a.status)),
+  ).toEqual([]);
+  expect(answers.filter((a) => a.status === 503 && !(Number(a.retryAfter) >= 1))).toEqual([]);
+}
+
 /** Runs SQL on the ledger's database (PostgreSQL or a PGlite data dir) and returns the rows. */
 export type RunSql = <T>(sql: string) => Promise<T[]>;
 

@@ -74,6 +74,22 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 60_00
   };
 }
 
+/**
+ * SIGTERM, and SIGKILL if the process has not exited after `killAfterMs`.
+ * @returns the exit code (0: the server's own graceful stop finished) or the signal that ended it.
+ */
+export async function stopGently(
+  server: ServerProcess,
+  killAfterMs = 30_000,
+): Promise<string | number | null> {
+  const killer = setTimeout(() => server.child.kill('SIGKILL'), killAfterMs);
+  try {
+    return await server.kill('SIGTERM');
+  } finally {
+    clearTimeout(killer);
+  }
+}
+
 /** Creates a key with the admin token; returns its token. */
 export async function issueKey(
   url: string,

@@ -1,10 +1,8 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { LedgerConfig } from '../../config/ledger-config.js';
 import { pgConnectionSettings } from '../postgres/pg-host-target.js';
 import { PgPoolExecutor } from '../postgres/pg-pool-executor.js';
-import { lockDataDir } from '../postgres/data-dir-lock.js';
-import { PgliteExecutor } from '../postgres/pglite-executor.js';
+import { openPglite } from '../postgres/open-pglite.js';
 import { toUnavailableError } from '../postgres/unavailable-error.js';
 import type { SqlExecutor } from '../sql-executor.js';
 
@@ -47,19 +45,5 @@ export async function openReadModelDatabase(config: LedgerConfig): Promise<ReadM
     }
     return { executor, close: () => pool.end() };
   }
-  const unlock = config.dataDir.startsWith('memory://') ? () => undefined : lockDataDir(config.dataDir);
-  const db = new PGlite(config.dataDir);
-  try {
-    await db.waitReady;
-  } catch (error) {
-    unlock();
-    throw error;
-  }
-  return {
-    executor: new PgliteExecutor(db),
-    close: async () => {
-      await db.close();
-      unlock();
-    },
-  };
+  return openPglite({ dataDir: config.dataDir, diskReserveBytes: config.diskReserveBytes });
 }

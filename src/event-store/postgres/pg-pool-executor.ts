@@ -1,7 +1,10 @@
 import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import type { SqlExecutor, SqlResult, TransactionOptions } from '../sql-executor.js';
 import { runInSavepoint } from '../sql/savepoint.js';
-import { orUnavailable } from './unavailable-error.js';
+import { StorageUnavailableError } from '../event-store.port.js';
+import { RecentStorageFailure } from './recent-storage-failure.js';
+import { storageFailureOf } from './storage-failure.js';
+import { toUnavailableError } from './unavailable-error.js';
 
 /** What a pg `Pool` and a checked-out `PoolClient` share: running one query. */
 interface PgQueryable {
@@ -12,25 +15,26 @@ interface PgQueryable {
 const LONG_READ_GRACE_MS = 5000;
 
 /**
- * Statements on a pg pool or client; failures as {@link orUnavailable}. A query without values
- * runs over the simple protocol, so {@link exec} takes multi-statement scripts.
+ * Statements on a pg pool or client; failures as `toUnavailableError` (storage failures are noted
+ * for readiness first). A query without values runs over the simple protocol, so {@link exec}
+ * takes multi-statement scripts.
  */
 abstract class PgStatements {
   /** `queryTimeoutMs`: the client's read timeout of each query, when not the pool's. */
   protected constructor(
     private readonly target: PgQueryable,
+    /** Storage failures (SQLSTATE class 53) seen by this pool, for readiness. */
+    readonly storageFailures: RecentStorageFailure,
     private readonly queryTimeoutMs?: number,
   ) {}
 
   async query<T>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
-    const result = await orUnavailable(() => this.target.query(this.config({ text: sql, values: params })));
+    const result = await this.run(() => this.target.query(this.config({ text: sql, values: params })));
     return { rows: result.rows as T[] };
   }
 
   async queryPrepared<T>(name: string, sql: string, params: unknown[]): Promise<SqlResult<T>> {
-    const result = await orUnavailable(() =>
-      this.target.query(this.config({ name, text: sql, values: params })),
-    );
+    const result = await this.run(() => this.target.query(this.config({ name, text: sql, values: params })));
     return { rows: result.rows as T[] };
   }
 
@@ -39,6 +43,25 @@ abstract class PgStatements {
     return this.queryTimeoutMs === undefined
       ? query
       : ({ ...query, query_timeout: this.queryTimeoutMs } as QueryConfig);
+  }
+
+  /**
+   * Runs `call`. A storage failure (SQLSTATE class 53) is noted for readiness and rethrown as
+   * StorageUnavailableError naming it (503 with that reason); other failures go through
+   * `toUnavailableError`.
+   */
+  protected async run<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      const storage = storageFailureOf(error);
+      if (!storage) throw toUnavailableError(error);
+      this.storageFailures.note(error);
+      throw new StorageUnavailableError(
+        `storage: ${storage.kind.replaceAll('-', ' ')} (PostgreSQL: ${storage.detail})`,
+        error,
+      );
+    }
   }
 
   async exec(script: string): Promise<void> {
@@ -57,14 +80,23 @@ export class PgPoolExecutor extends PgStatements implements SqlExecutor {
     /** The underlying pool, for code that needs pg itself (LISTEN, COPY). */
     readonly pool: Pool,
   ) {
-    super(pool);
+    super(pool, new RecentStorageFailure());
+  }
+
+  /** A storage failure PostgreSQL answered in the last seconds (readiness), or undefined. */
+  storageProblem(): string | undefined {
+    return this.storageFailures.problem();
   }
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const client = await orUnavailable(() => this.pool.connect());
+    const client = await this.run(() => this.pool.connect());
     const longMs = options.statementTimeoutMs;
     // The client's read timeout stays above the server's, as the pool's does (open()).
-    const tx = new PgClientExecutor(client, longMs === undefined ? undefined : longMs + LONG_READ_GRACE_MS);
+    const tx = new PgClientExecutor(
+      client,
+      this.storageFailures,
+      longMs === undefined ? undefined : longMs + LONG_READ_GRACE_MS,
+    );
     let broken: unknown;
     // A checked-out client has no pool error listener: a connection dropped between statements
     // (PostgreSQL restarting, 57P01) would emit an unhandled 'error' and crash the process. Keep
@@ -90,8 +122,8 @@ export class PgPoolExecutor extends PgStatements implements SqlExecutor {
 
 /** {@link SqlExecutor} bound to one pg client inside an open transaction; nesting uses savepoints. */
 class PgClientExecutor extends PgStatements implements SqlExecutor {
-  constructor(client: PoolClient, queryTimeoutMs?: number) {
-    super(client, queryTimeoutMs);
+  constructor(client: PoolClient, storageFailures: RecentStorageFailure, queryTimeoutMs?: number) {
+    super(client, storageFailures, queryTimeoutMs);
   }
 
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {

@@ -1,8 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
 import { installEventStoreSchema } from '../sql/event-store-schema.js';
 import { SqlEventStore } from '../sql-event-store.js';
-import { lockDataDir } from './data-dir-lock.js';
-import { PgliteExecutor } from './pglite-executor.js';
+import { openPglite, type OpenPgliteOptions } from './open-pglite.js';
+import type { PgliteExecutor } from './pglite-executor.js';
 
 /** Options of {@link PgliteEventStore}. */
 export interface PgliteEventStoreOptions {
@@ -15,6 +14,10 @@ export interface PgliteEventStoreOptions {
    * initialised cluster this way (test/support/pglite-snapshot.ts).
    */
   readonly loadDataDir?: Blob;
+  /** Free space kept in reserve on the data directory's volume, bytes (writes 503 below it); default 24 MiB. */
+  readonly diskReserveBytes?: number;
+  /** Where storage transitions are reported (writes refused, database stopped or reopened). */
+  readonly log?: OpenPgliteOptions['log'];
 }
 
 /**
@@ -26,12 +29,9 @@ export interface PgliteEventStoreOptions {
 export class PgliteEventStore extends SqlEventStore {
   private constructor(
     private readonly pgliteExecutor: PgliteExecutor,
-    unlock: () => void,
+    release: () => Promise<void>,
   ) {
-    super(pgliteExecutor, async () => {
-      await pgliteExecutor.db.close();
-      unlock();
-    });
+    super(pgliteExecutor, release);
   }
 
   /** The PGlite executor (and `.db`) for projections that keep tables in the same database. */
@@ -42,24 +42,19 @@ export class PgliteEventStore extends SqlEventStore {
   /**
    * Starts PGlite (about 2 s) and installs or upgrades the schema. A data directory is locked for
    * this process first (`ledger.pid`), so a second ledger or the key CLI cannot open it at the same
-   * time.
-   * @throws DataDirInUseError when another live process holds the directory; the PGlite start-up
-   *   error (e.g. an unreadable data directory).
+   * time, and its volume is guarded (`openPglite`: refused below the free space it needs, writes
+   * 503 below the reserve, reopened by itself after a storage failure).
+   * @throws InsufficientStorageError naming the free space needed; DataDirInUseError when another
+   *   live process holds the directory; the PGlite start-up error (e.g. an unreadable directory).
    */
   static async open(options: PgliteEventStoreOptions = {}): Promise<PgliteEventStore> {
-    const inMemory = !options.dataDir || options.dataDir.startsWith('memory://');
-    const unlock = inMemory ? () => undefined : lockDataDir(options.dataDir!);
-    let db: PGlite | undefined;
+    const opened = await openPglite(options);
     try {
-      // One options object: PGlite ignores the second argument when the first is not a string.
-      db = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
-      await db.waitReady;
-      const store = new PgliteEventStore(new PgliteExecutor(db), unlock);
+      const store = new PgliteEventStore(opened.executor, opened.close);
       await installEventStoreSchema(store.executor);
       return store;
     } catch (error) {
-      await db?.close().catch(() => undefined);
-      unlock();
+      await opened.close().catch(() => undefined);
       throw error;
     }
   }

@@ -1,17 +1,74 @@
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { EventStoreUnavailableError, StorageUnavailableError } from '../event-store.port.js';
 import type { SqlExecutor, SqlResult } from '../sql-executor.js';
 import { runInSavepoint } from '../sql/savepoint.js';
-import { orUnavailable } from './unavailable-error.js';
+import { mib, RECOVERY_BYTES } from './free-space.js';
+import { type StorageFailure, storageFailureOf } from './storage-failure.js';
+import type { StorageGuard } from './storage-guard.js';
+import { toUnavailableError } from './unavailable-error.js';
 
-/** What a PGlite instance and one of its open transactions share. */
-type PgliteQueryable = Pick<Transaction, 'query' | 'exec'>;
+/** Where the executor reports storage transitions (a Nest Logger fits). */
+export interface StorageLog {
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
 
-/** Statements on a PGlite instance or transaction; failures as {@link orUnavailable}. */
-abstract class PgliteStatements {
-  protected constructor(private readonly target: PgliteQueryable) {}
+/** Options of {@link PgliteExecutor}. */
+export interface PgliteExecutorOptions {
+  /**
+   * Free-space guard of the data directory's volume: while it is {@link StorageGuard.low}, every
+   * transaction is read-only (`default_transaction_read_only`), so reads are served and writes
+   * fail at once with {@link StorageUnavailableError} (SQLSTATE 25006 → 503 `store-unavailable`).
+   */
+  readonly guard?: StorageGuard;
+  /**
+   * Opens the same data directory again. After a storage failure the instance is never called
+   * again (a PGlite that failed a WAL write spins on its next call); with `guard` and `reopen`
+   * the executor reopens it once {@link StorageGuard.roomToReopen}, and serves again.
+   */
+  readonly reopen?: () => Promise<PGlite>;
+  /** How often a stopped instance is retried, ms. @defaultValue 1000 */
+  readonly reopenPollMs?: number;
+  readonly log?: StorageLog;
+}
+
+/** SQLSTATE read_only_sql_transaction: a write in a read-only transaction. */
+const READ_ONLY_TRANSACTION = '25006';
+
+/**
+ * {@link SqlExecutor} over one PGlite instance — a single connection, so statements and
+ * transactions are serialised here, in call order: while `transaction` runs, other calls wait.
+ * The executor owns that order (instead of PGlite's own queue) so that no call ever reaches an
+ * instance that failed: after a storage failure ({@link storageFailureOf}: disk full, PANIC, a
+ * WebAssembly abort) every call fails at once with {@link StorageUnavailableError} until
+ * `options.reopen` brought a new instance. Other "cannot reach" failures (a closed instance)
+ * give `EventStoreUnavailableError`; database errors pass through with their SQLSTATE. PGlite has
+ * no statement timeout, so transaction options change nothing.
+ */
+export class PgliteExecutor implements SqlExecutor {
+  #db: PGlite;
+  #queue: Promise<unknown> = Promise.resolve();
+  /** `default_transaction_read_only` as set on the current instance. */
+  #readOnly = false;
+  #stopped: StorageFailure | undefined;
+  #reopenTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(
+    db: PGlite,
+    private readonly o: PgliteExecutorOptions = {},
+  ) {
+    this.#db = db;
+  }
+
+  /** The current PGlite instance (a new one after a reopen): call it only inside {@link runExclusive}. */
+  get db(): PGlite {
+    return this.#db;
+  }
 
   async query<T>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
-    return { rows: (await orUnavailable(() => this.target.query<T>(sql, params))).rows };
+    return { rows: (await this.#exclusive((db) => this.call(() => db.query<T>(sql, params)))).rows };
   }
 
   /** PGlite has one connection and no named statements here: runs `sql` as {@link query}. */
@@ -20,32 +77,172 @@ abstract class PgliteStatements {
   }
 
   async exec(script: string): Promise<void> {
-    await orUnavailable(() => this.target.exec(script));
-  }
-}
-
-/**
- * {@link SqlExecutor} over one PGlite instance (a single connection: statements and transactions
- * are serialised; while `transaction` runs, other queries wait). A closed instance gives
- * `EventStoreUnavailableError`. It has no statement timeout, so transaction options change nothing.
- */
-export class PgliteExecutor extends PgliteStatements implements SqlExecutor {
-  constructor(
-    /** The underlying PGlite instance. */
-    readonly db: PGlite,
-  ) {
-    super(db);
+    await this.#exclusive((db) => this.call(() => db.exec(script)));
   }
 
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return orUnavailable(() => this.db.transaction((tx) => fn(new PgliteTransactionExecutor(tx))));
+    return this.#exclusive(async (db) => {
+      await this.call(() => db.exec('begin'));
+      let result: T;
+      try {
+        result = await fn(new PgliteTransactionExecutor(this, db));
+      } catch (error) {
+        if (!this.#stopped) await this.call(() => db.exec('rollback')).catch(() => undefined);
+        throw error;
+      }
+      const [commit] = await this.call(() => db.exec('commit'));
+      if (commit?.command === 'ROLLBACK') {
+        throw new Error('the transaction was rolled back at commit: a statement in it had failed');
+      }
+      return result;
+    });
+  }
+
+  /**
+   * Runs `fn` with the instance to itself: no other statement runs meanwhile (a consistent
+   * `dumpDataDir`). Fails like a statement while the instance is stopped or closed.
+   */
+  runExclusive<T>(fn: (db: PGlite) => Promise<T>): Promise<T> {
+    return this.#exclusive((db) => this.call(() => fn(db)));
+  }
+
+  /** Why the store cannot take writes now (readiness), or undefined. */
+  storageProblem(): string | undefined {
+    if (this.#stopped) return this.#stoppedReason();
+    return this.o.guard?.low ? this.o.guard.lowReason() : undefined;
+  }
+
+  /**
+   * Waits for the calls queued so far, stops the guard, and closes the instance (PGlite writes a
+   * shutdown checkpoint) — unless it is stopped after a storage failure, or the volume has less
+   * than {@link RECOVERY_BYTES} free (the checkpoint could meet a full disk, and PGlite would spin
+   * instead of exiting): it is left alone then, and the next start recovers from the WAL, which
+   * holds every committed transaction. Later calls fail with `EventStoreUnavailableError`.
+   * Idempotent.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const guard = this.o.guard;
+    guard?.stop();
+    clearTimeout(this.#reopenTimer);
+    await this.#queue;
+    if (this.#stopped) return;
+    if (guard && (await guard.sample()) < RECOVERY_BYTES) {
+      this.o.log?.warn(
+        `storage: ${mib(guard.freeBytes)} MiB free, too little for a shutdown checkpoint: left for crash recovery at the next start`,
+      );
+      return;
+    }
+    await this.#db.close();
+  }
+
+  /**
+   * Runs one call on the instance (inside a turn): refuses at once when it is stopped, and maps
+   * failures — a storage failure stops the instance.
+   * @internal for {@link PgliteTransactionExecutor}
+   */
+  async call<T>(statement: () => Promise<T>): Promise<T> {
+    if (this.#stopped) throw new StorageUnavailableError(this.#stoppedReason());
+    try {
+      return await statement();
+    } catch (error) {
+      throw this.#failure(error);
+    }
+  }
+
+  /** Queues `fn` behind every earlier call; applies the guard's read-only switch first. */
+  #exclusive<T>(fn: (db: PGlite) => Promise<T>): Promise<T> {
+    const turn = this.#queue.then(async () => {
+      if (this.#closed) throw new EventStoreUnavailableError('Event store unavailable: PGlite is closed');
+      if (this.#stopped) throw new StorageUnavailableError(this.#stoppedReason());
+      await this.#applyReserve();
+      return fn(this.#db);
+    });
+    this.#queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async #applyReserve(): Promise<void> {
+    const low = this.o.guard?.low ?? false;
+    if (low === this.#readOnly) return;
+    const db = this.#db;
+    await this.call(() => db.exec(`set default_transaction_read_only = ${low ? 'on' : 'off'}`));
+    this.#readOnly = low;
+    if (low) this.o.log?.warn(`${this.o.guard!.lowReason()}: refusing writes (503), serving reads`);
+    else this.o.log?.log(`storage: ${mib(this.o.guard!.freeBytes)} MiB free again: taking writes`);
+  }
+
+  #failure(error: unknown): unknown {
+    const storage = storageFailureOf(error);
+    if (storage) {
+      this.#stop(storage);
+      return new StorageUnavailableError(this.#stoppedReason(), error);
+    }
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === READ_ONLY_TRANSACTION && this.#readOnly && this.o.guard) {
+      return new StorageUnavailableError(this.o.guard.lowReason(), error);
+    }
+    return toUnavailableError(error);
+  }
+
+  #stoppedReason(): string {
+    const { kind, detail } = this.#stopped!;
+    const guard = this.o.guard;
+    const room = guard
+      ? `; reopening when ${mib(guard.bytesToReopen)} MiB are free (${mib(guard.freeBytes)} MiB free)`
+      : '';
+    return `storage: ${kind.replaceAll('-', ' ')}, the embedded database stopped (${detail})${room}`;
+  }
+
+  /** Never calls the failed instance again; retries opening the data directory while it can. */
+  #stop(failure: StorageFailure): void {
+    if (this.#stopped) return;
+    this.#stopped = failure;
+    const { guard, reopen } = this.o;
+    this.o.log?.error(
+      `${this.#stoppedReason()}; writes and reads answer 503 until then${reopen && guard ? '' : ' (restart needed)'}`,
+    );
+    if (!guard || !reopen) return;
+    const attempt = async () => {
+      if (this.#closed) return;
+      await guard.sample();
+      if (guard.roomToReopen) {
+        try {
+          this.#db = await reopen(); // the stopped instance is dropped without another call
+          this.#readOnly = false;
+          this.#stopped = undefined;
+          this.o.log?.log(`storage: the embedded database reopened (${mib(guard.freeBytes)} MiB free)`);
+          return;
+        } catch (error) {
+          this.o.log?.warn(`storage: reopening the embedded database failed: ${String(error)}`);
+        }
+      }
+      this.#reopenTimer = setTimeout(() => void attempt(), this.o.reopenPollMs ?? 1000);
+      this.#reopenTimer.unref();
+    };
+    this.#reopenTimer = setTimeout(() => void attempt(), this.o.reopenPollMs ?? 1000);
+    this.#reopenTimer.unref();
   }
 }
 
-/** {@link SqlExecutor} inside an open PGlite transaction; nesting uses savepoints. */
-class PgliteTransactionExecutor extends PgliteStatements implements SqlExecutor {
-  constructor(tx: Transaction) {
-    super(tx);
+/** {@link SqlExecutor} inside an open transaction of a {@link PgliteExecutor}; nesting uses savepoints. */
+class PgliteTransactionExecutor implements SqlExecutor {
+  constructor(
+    private readonly owner: PgliteExecutor,
+    private readonly db: PGlite,
+  ) {}
+
+  async query<T>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
+    return { rows: (await this.owner.call(() => this.db.query<T>(sql, params))).rows };
+  }
+
+  queryPrepared<T>(_name: string, sql: string, params: unknown[]): Promise<SqlResult<T>> {
+    return this.query<T>(sql, params);
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.owner.call(() => this.db.exec(script));
   }
 
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {

@@ -54,15 +54,3 @@ export function toUnavailableError(error: unknown): unknown {
   const reason = error instanceof Error && error.message ? error.message : String(error);
   return new EventStoreUnavailableError(`Event store unavailable: ${reason}`, error);
 }
-
-/**
- * Runs `call`, rethrowing its failure through {@link toUnavailableError}: the one place the
- * executors turn "cannot reach the database" into EventStoreUnavailableError.
- */
-export async function orUnavailable<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw toUnavailableError(error);
-  }
-}

@@ -12,6 +12,6 @@ import type { ProjectionDatabase } from './projection-database.js';
  */
 export function projectionDatabaseFor(sql: SqlExecutor): ProjectionDatabase {
   if (sql instanceof PgPoolExecutor) return new PgProjectionDatabase(sql, sql.pool.options);
-  if (sql instanceof PgliteExecutor) return new PgliteProjectionDatabase(sql, sql.db);
+  if (sql instanceof PgliteExecutor) return new PgliteProjectionDatabase(sql, sql);
   return new PgliteProjectionDatabase(sql);
 }

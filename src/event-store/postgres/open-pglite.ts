@@ -1,0 +1,81 @@
+import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir } from './data-dir-lock.js';
+import { assertRoomToOpen, DEFAULT_DISK_RESERVE_BYTES } from './free-space.js';
+import { PgliteExecutor, type StorageLog } from './pglite-executor.js';
+import { StorageGuard } from './storage-guard.js';
+import { WalCheckpoints } from './wal-checkpoints.js';
+
+/** Options of {@link openPglite}. */
+export interface OpenPgliteOptions {
+  /** Directory of the database files (created if missing); in memory when omitted or `memory://…`. */
+  readonly dataDir?: string;
+  /** A data-directory dump (tar from `dumpDataDir()`) to start a NEW database from (PGlite `loadDataDir`). */
+  readonly loadDataDir?: Blob;
+  /**
+   * Free space kept in reserve on the data directory's volume, bytes (see {@link StorageGuard});
+   * @defaultValue {@link DEFAULT_DISK_RESERVE_BYTES}
+   */
+  readonly diskReserveBytes?: number;
+  /** Where storage transitions are reported (refusing writes, stopped, reopened). */
+  readonly log?: StorageLog;
+}
+
+/** An opened embedded database and how to release it. */
+export interface OpenedPglite {
+  readonly executor: PgliteExecutor;
+  /** Closes the executor (and PGlite), then releases the data directory's lock. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens PGlite. For a data directory on disk it first refuses a nearly full volume
+ * (`assertRoomToOpen`), locks the directory for this process (`ledger.pid`), and guards the
+ * executor: writes are refused below the reserve, and after a storage failure the directory is
+ * reopened by itself once there is room (docs/production.md "Disk space"); and it checkpoints
+ * whenever 64 MiB of WAL accumulated ({@link WalCheckpoints}: PGlite has no checkpointer).
+ * @throws InsufficientStorageError (one line naming the free space needed); DataDirInUseError;
+ *   the PGlite start-up error.
+ */
+export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPglite> {
+  const { dataDir } = options;
+  if (!dataDir || dataDir.startsWith('memory://')) {
+    const db = new PGlite({ dataDir, loadDataDir: options.loadDataDir });
+    await db.waitReady;
+    const executor = new PgliteExecutor(db);
+    return { executor, close: () => executor.close() };
+  }
+  const reserveBytes = options.diskReserveBytes ?? DEFAULT_DISK_RESERVE_BYTES;
+  assertRoomToOpen(dataDir, reserveBytes);
+  const unlock = lockDataDir(dataDir);
+  let db: PGlite | undefined;
+  try {
+    // One options object: PGlite ignores the second argument when the first is not a string.
+    db = new PGlite({ dataDir, loadDataDir: options.loadDataDir });
+    await db.waitReady;
+    const guard = new StorageGuard({ dataDir, reserveBytes });
+    await guard.start();
+    const reopen = async () => {
+      const again = new PGlite({ dataDir });
+      await again.waitReady;
+      return again;
+    };
+    const executor = new PgliteExecutor(db, { guard, reopen, log: options.log });
+    const checkpoints = new WalCheckpoints(executor, { guard });
+    checkpoints.start();
+    return {
+      executor,
+      close: async () => {
+        checkpoints.stop();
+        try {
+          await executor.close();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (error) {
+    await db?.close().catch(() => undefined);
+    unlock();
+    throw error;
+  }
+}

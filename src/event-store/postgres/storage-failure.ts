@@ -1,0 +1,62 @@
+/**
+ * What kind of resource a storage failure ran out of:
+ * - `disk-full`: SQLSTATE 53100 disk_full, or ENOSPC/EDQUOT from a file system call (Node, or
+ *   Emscripten's FS under PGlite, where ENOSPC is errno 51);
+ * - `out-of-memory` (53200), `too-many-connections` (53300), `insufficient-resources` (the rest
+ *   of SQLSTATE class 53, e.g. 53400 configuration_limit_exceeded) — PostgreSQL Appendix A;
+ * - `crashed`: a PostgreSQL PANIC, another Emscripten FS error, or the WebAssembly instance
+ *   aborting — PGlite cannot be used again after one.
+ */
+export type StorageFailureKind =
+  'disk-full' | 'out-of-memory' | 'too-many-connections' | 'insufficient-resources' | 'crashed';
+
+/** A classified storage failure: its kind and the driver's message. */
+export interface StorageFailure {
+  readonly kind: StorageFailureKind;
+  readonly detail: string;
+}
+
+const SQLSTATE_KINDS: Readonly<Record<string, StorageFailureKind>> = {
+  '53100': 'disk-full',
+  '53200': 'out-of-memory',
+  '53300': 'too-many-connections',
+};
+
+/** Emscripten's errno for ENOSPC (its errno numbering is WASI's). */
+const EMSCRIPTEN_ENOSPC = 51;
+
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
+const DISK_FULL_MESSAGE = /no space left on device|disk quota exceeded/i;
+/** A PANIC severity as PostgreSQL prints it (upper case, as a word). */
+const PANIC_MESSAGE = /\bPANIC\b/;
+
+/**
+ * Classifies `error` as a storage failure (see {@link StorageFailureKind}), or undefined for
+ * anything else — constraint violations, refused connections, timeouts, read-only refusals (25006)
+ * are not storage failures. Used by the PGlite executor (any storage failure stops the instance)
+ * and the PostgreSQL pool (readiness reports them).
+ */
+export function storageFailureOf(error: unknown): StorageFailure | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, name, errno, severity } = error as {
+    code?: unknown;
+    message?: unknown;
+    name?: unknown;
+    errno?: unknown;
+    severity?: unknown;
+  };
+  const detail = typeof message === 'string' && message ? message : String(name ?? 'storage error');
+  const of = (kind: StorageFailureKind): StorageFailure => ({ kind, detail });
+  if (typeof code === 'string') {
+    if (SQLSTATE_KINDS[code]) return of(SQLSTATE_KINDS[code]);
+    if (code.length === 5 && code.startsWith('53')) return of('insufficient-resources');
+    if (DISK_FULL_CODES.has(code)) return of('disk-full');
+  }
+  if (name === 'ErrnoError') return of(errno === EMSCRIPTEN_ENOSPC ? 'disk-full' : 'crashed');
+  if (typeof message === 'string' && DISK_FULL_MESSAGE.test(message)) return of('disk-full');
+  if (severity === 'PANIC' || (typeof message === 'string' && PANIC_MESSAGE.test(message))) {
+    return of('crashed');
+  }
+  if (name === 'RuntimeError') return of('crashed'); // WebAssembly.RuntimeError: the instance aborted
+  return undefined;
+}
