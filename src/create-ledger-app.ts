@@ -24,6 +24,7 @@ import type { SqlExecutor } from './event-store/sql-executor.js';
 import type { Clock } from './common/clock.js';
 import { setupOpenApi } from './openapi.js';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
+import { HttpDrain } from './process/http-drain.js';
 import { LedgerMetrics } from './metrics/ledger-metrics.js';
 import { ledgerNestLogger, requestObservability } from './observability/index.js';
 
@@ -44,7 +45,8 @@ export interface CreateLedgerAppOptions {
  * (installing its schema and the API key table), API key authentication on every /v1 route
  * before any body is read (README "Security"; create keys with `createAppApiKey(app, …)`),
  * exact-JSON body parsing with size limits, problem+json errors,
- * class-validator DTO validation, and the OpenAPI document at /docs.
+ * class-validator DTO validation, and the OpenAPI document at /docs. Its HTTP server's requests
+ * are tracked for a graceful stop (`HttpDrain.of(app.getHttpServer())`, used on SIGTERM).
  * @throws EventStoreUnavailableError when the store cannot be opened.
  */
 export async function createLedgerApp(
@@ -63,6 +65,7 @@ export async function createLedgerApp(
   limitSlowRequests(app.getHttpServer() as Server, config.requestTimeoutMs);
   app.use(requestObservability(options.logger)); // correlation, X-Request-Id, request log: first
   app.use(httpMetricsMiddleware(app.get(LedgerMetrics)));
+  app.use(HttpDrain.of(app.getHttpServer() as Server).refuseWhileDraining); // 503 once stopping
   app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
   if (config.auth === 'disabled') restrictToLoopback(app);
   app.use('/v1', storableQuery);

@@ -7,12 +7,15 @@ import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
 import { ConfigError, loadConfig } from './config/ledger-config.js';
 import { createLedgerApp } from './create-ledger-app.js';
 import { ledgerNestLogger } from './observability/index.js';
+import { ChangeHub } from './projections/subscriptions/change-hub.js';
+import { InsufficientStorageError } from './event-store/postgres/free-space.js';
 import { LISTEN_BACKLOG, PortUnavailableError, reservePort } from './process/reserve-port.js';
 import { stopOnSignals } from './process/stop-on-signals.js';
 
 /**
  * Starts the ledger from environment configuration (README "Configuration"). It binds the port
- * first: when the port is taken it says so in one line and exits 1 before creating anything.
+ * first: when the port is taken it says so in one line and exits 1 before creating anything; so
+ * does a nearly full volume under the embedded store (naming the free space it needs).
  * With auth enabled, the first run creates an admin key and shows it once — on stdout when that
  * is a terminal, else in a 0600 file in the data directory whose path is logged — or installs
  * LEDGER_ADMIN_TOKEN (README "Security"); with LEDGER_AUTH=disabled it warns loudly and listens
@@ -33,7 +36,7 @@ async function main(): Promise<void> {
   }
   const reserved = await reservePort(config.host, config.port);
   const app = await createLedgerApp(config);
-  stopOnSignals(app, logger, config.shutdownGraceMs);
+  stopOnSignals(app, logger, config.shutdownGraceMs, { endStreams: () => app.get(ChangeHub).closeAll() });
   if (config.auth === 'enabled') {
     announceBootstrap(
       await bootstrapAdminKey(app.get<SqlExecutor>(SQL_EXECUTOR), config),
@@ -61,7 +64,9 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   const logger = new Logger('Ledger');
-  if (err instanceof PortUnavailableError) logger.error(err.message);
+  // Refusals an operator fixes outside the ledger: one line, no stack.
+  if (err instanceof PortUnavailableError || err instanceof InsufficientStorageError)
+    logger.error(err.message);
   else logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   process.exit(1);
 });
