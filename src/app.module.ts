@@ -1,5 +1,6 @@
 import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { BackupModule } from './backup/backup.module.js';
 import { ConsoleModule } from './console/console.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { LEDGER_CONFIG } from './config/config.token.js';
@@ -71,6 +72,7 @@ export class AppModule {
         RecoveryModule,
         ReconciliationModule,
         ConsoleModule,
+        BackupModule,
       ],
       controllers: [HealthController],
     };

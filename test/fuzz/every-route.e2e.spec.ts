@@ -38,6 +38,11 @@ const REFUSED = new Set([400, 401, 403, 404, 405, 406, 411, 413, 414, 415, 429, 
 let ledger: TestLedger;
 let sql: SqlExecutor;
 let routes: Route[];
+/**
+ * Routes left out: a backup copies the whole database (about a second each, some twenty per run)
+ * and takes no input to fuzz; test/backup/backup-route.e2e.spec.ts checks who may take one.
+ */
+const NOT_FUZZED = new Set(['POST /v1/admin/backup']);
 const tokens: Record<string, string> = {};
 const operationIds: string[] = [];
 const sacrificialKeyIds: string[] = [];
@@ -72,7 +77,9 @@ beforeAll(async () => {
     if (subject === 'stepped')
       await worker.op(claim.body.operationId, 'steps/charge/start', { fencingToken: 1 });
   }
-  routes = routesOf((await ledger.client.get('/docs-json')).body);
+  routes = routesOf((await ledger.client.get('/docs-json')).body).filter(
+    (r) => !NOT_FUZZED.has(`${r.method} ${r.path}`),
+  );
 }, 60_000);
 afterAll(() => ledger.close());
 

@@ -1,0 +1,81 @@
+// POST /v1/admin/backup on an in-process ledger: who may take a backup, what it holds (restored
+// with restoreDataDir, the code behind `ledger-admin restore`), and the stores it does not cover.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AdminCliError, restoreDataDir } from '../../src/cli/restore-data-dir.js';
+import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
+
+const backup = (ledger: TestLedger, token: string) =>
+  fetch(`${ledger.url}/v1/admin/backup`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+
+describe('POST /v1/admin/backup (embedded store)', () => {
+  let ledger: TestLedger;
+  const work = mkdtempSync(join(tmpdir(), 'ledger-backup-route-'));
+
+  beforeAll(async () => {
+    ledger = await startTestLedger('pglite');
+  }, 60_000);
+  afterAll(async () => {
+    await ledger?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('gives a *-admin a gzipped data directory holding the operations; restore refuses a non-empty target without force', async () => {
+    const claim = await ledger.client.claim(
+      { tenant: 'acme', source: 's', action: 'a', subject: 'one' },
+      { n: 1 },
+    );
+    expect(claim.status).toBe(201);
+    const res = await backup(ledger, ledger.rootToken);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/gzip');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="ledger-backup-.*\.tar\.gz"$/,
+    );
+    const file = join(work, 'backup.tar.gz');
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+
+    const restored = await restoreDataDir(file, join(work, 'data'));
+    expect(restored.events).toBeGreaterThanOrEqual(1);
+    expect(restored.lastPosition).toBe(res.headers.get('ledger-backup-position'));
+    await expect(restoreDataDir(file, join(work, 'data'))).rejects.toThrow(AdminCliError);
+    await expect(restoreDataDir(file, join(work, 'data'))).rejects.toThrow(/is not empty/);
+    expect((await restoreDataDir(file, join(work, 'data'), true)).events).toBe(restored.events);
+  }, 60_000);
+
+  it('refuses keys without the admin role, and admins bound to one tenant', async () => {
+    const worker = await ledger.createKey({ tenant: 'acme', roles: ['worker'] });
+    const tenantAdmin = await ledger.createKey({ tenant: 'acme', roles: ['admin'] });
+    expect((await backup(ledger, worker.token)).status).toBe(403);
+    const refused = await backup(ledger, tenantAdmin.token);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({
+      code: 'forbidden',
+      detail: expect.stringMatching(/all tenants/),
+    });
+  });
+
+  it('refuses a file that is not a backup', async () => {
+    const file = join(work, 'not-a-backup.tar');
+    writeFileSync(file, 'hello');
+    await expect(restoreDataDir(file, join(work, 'empty'))).rejects.toThrow(/is not a ledger data directory/);
+  }, 30_000);
+});
+
+describe('POST /v1/admin/backup (PostgreSQL)', () => {
+  let ledger: TestLedger;
+  beforeAll(async () => {
+    ledger = await startTestLedger('postgres');
+  }, 60_000);
+  afterAll(() => ledger?.close());
+
+  it('answers 409 backup-unsupported, naming pg_dump', async () => {
+    const res = await backup(ledger, ledger.rootToken);
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({
+      code: 'backup-unsupported',
+      detail: expect.stringMatching(/pg_dump/),
+    });
+  });
+});
