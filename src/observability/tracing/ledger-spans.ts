@@ -81,18 +81,16 @@ export async function withLedgerSpan<T>(
   fields: LedgerSpanFields,
   fn: (scope: LedgerSpanScope) => Promise<T> | T,
 ): Promise<T> {
-  return trace
-    .getTracer(LEDGER_TRACER)
-    .startActiveSpan(name, { attributes: ledgerAttributes(fields) }, async (span) => {
-      const scope: LedgerSpanScope = { span, set: (f) => span.setAttributes(ledgerAttributes(f)) };
-      try {
-        return await fn(scope);
-      } catch (error) {
-        throw failed(span, error);
-      } finally {
-        span.end();
-      }
-    });
+  return trace.getTracer(LEDGER_TRACER).startActiveSpan(name, async (span) => {
+    const scope = scopeOf(span, fields);
+    try {
+      return await fn(scope);
+    } catch (error) {
+      throw failed(span, error);
+    } finally {
+      span.end();
+    }
+  });
 }
 
 /**
@@ -104,18 +102,26 @@ export function withLedgerSpanSync<T>(
   fields: LedgerSpanFields,
   fn: (scope: LedgerSpanScope) => T,
 ): T {
-  return trace
-    .getTracer(LEDGER_TRACER)
-    .startActiveSpan(name, { attributes: ledgerAttributes(fields) }, (span) => {
-      const scope: LedgerSpanScope = { span, set: (f) => span.setAttributes(ledgerAttributes(f)) };
-      try {
-        return fn(scope);
-      } catch (error) {
-        throw failed(span, error);
-      } finally {
-        span.end();
-      }
-    });
+  return trace.getTracer(LEDGER_TRACER).startActiveSpan(name, (span) => {
+    const scope = scopeOf(span, fields);
+    try {
+      return fn(scope);
+    } catch (error) {
+      throw failed(span, error);
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/**
+ * The scope of a started span with `fields` set on it. Attributes are built only for a recording
+ * span: with the SDK off every span is the API's non-recording one, and building them cost about
+ * 2 % of a claim's CPU (V8 profile, bench/RESULTS.md "Reading (2026-12-01, evening)").
+ */
+function scopeOf(span: Span, fields: LedgerSpanFields): LedgerSpanScope {
+  if (span.isRecording()) span.setAttributes(ledgerAttributes(fields));
+  return { span, set: (f) => span.isRecording() && span.setAttributes(ledgerAttributes(f)) };
 }
 
 /** Records `error` on `span` (an exception event, status ERROR) and returns it for rethrowing. */
