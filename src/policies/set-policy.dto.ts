@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ApiObjectProperty } from '../common/openapi/json-value.js';
-import { Allow, IsInt, IsOptional, IsString, Length, Min } from 'class-validator';
+import { Allow, IsInt, IsString, Length, Min, ValidateIf } from 'class-validator';
 
 /** Body of PUT /v1/tenants/{tenant}/policies/{action}. */
 export class SetPolicyRequestDto {
@@ -23,10 +23,13 @@ export class SetPolicyRequestDto {
   reason!: string;
 
   @ApiPropertyOptional({
-    description: 'The version edited (0 = none yet); a newer one answers 409',
+    description:
+      'The version edited (0 = none yet); a newer one answers 409. Omit it (not null) to write on top',
     example: 2,
   })
-  @IsOptional()
+  // absent means "no guard"; null is refused (400), not taken for absent: a lost-update guard
+  // should not be switched off by a client that serialises a missing value as null
+  @ValidateIf((_dto, value) => value !== undefined)
   @IsInt()
   @Min(0)
   expectedVersion?: number;

@@ -69,6 +69,19 @@ describe('action policies', () => {
     expect(asWorker.status).toBe(403);
   });
 
+  it('refuses expectedVersion null naming the field, and records nothing (found by the every-route fuzz: it was a 500)', async () => {
+    const before = await operator.client.get('/v1/tenants/acme/policies/null.version/history');
+    const refused = await operator.client.request('PUT', '/v1/tenants/acme/policies/null.version', {
+      policy: {},
+      reason: 'a',
+      expectedVersion: null,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].field).toBe('expectedVersion');
+    const after = await operator.client.get('/v1/tenants/acme/policies/null.version/history');
+    expect(after.body).toEqual(before.body);
+  });
+
   it('lease bounds: the default applies and a lease above the maximum is 400 naming leaseMs', async () => {
     await setPolicy('lease.test', { defaultLeaseMs: 5_000, maxLeaseMs: 20_000 });
     const a = await worker.client.claim(key('lease.test', 'L-1'), { n: 1 });
