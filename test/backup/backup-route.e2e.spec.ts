@@ -1,6 +1,6 @@
 // POST /v1/admin/backup on an in-process ledger: who may take a backup, what it holds (restored
 // with restoreDataDir, the code behind `ledger-admin restore`), and the stores it does not cover.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminCliError, restoreDataDir } from '../../src/cli/restore-data-dir.js';
@@ -60,6 +60,27 @@ describe('POST /v1/admin/backup (embedded store)', () => {
     const file = join(work, 'not-a-backup.tar');
     writeFileSync(file, 'hello');
     await expect(restoreDataDir(file, join(work, 'empty'))).rejects.toThrow(/is not a ledger data directory/);
+    // a refused restore leaves nothing behind: no new directory to be refused as "not empty" next
+    expect(existsSync(join(work, 'empty'))).toBe(false);
+  }, 30_000);
+
+  it('with --force and a bad file, leaves the target as it was (the backup is checked before anything is replaced)', async () => {
+    const target = join(work, 'kept');
+    mkdirSync(target);
+    writeFileSync(join(target, 'PG_VERSION'), '18\n');
+    writeFileSync(join(target, 'other'), 'data');
+    const garbage = join(work, 'garbage.tar.gz');
+    writeFileSync(garbage, 'not gzip, not tar');
+    await expect(restoreDataDir(garbage, target, true)).rejects.toThrow(/is not a ledger data directory/);
+    expect(readdirSync(target).sort()).toEqual(['PG_VERSION', 'other']);
+  }, 30_000);
+
+  it('names a directory a live process holds as in use, before saying it is not empty', async () => {
+    const target = join(work, 'held');
+    mkdirSync(target);
+    writeFileSync(join(target, 'ledger.pid'), String(process.pid));
+    writeFileSync(join(target, 'PG_VERSION'), '18\n');
+    await expect(restoreDataDir(join(work, 'backup.tar.gz'), target)).rejects.toThrow(/in use by process/);
   }, 30_000);
 });
 
