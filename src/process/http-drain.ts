@@ -1,18 +1,32 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import { problem, PROBLEM_CONTENT_TYPE } from '../common/problem.js';
 
 const DRAINS = new WeakMap<Server, HttpDrain>();
 
 /**
+ * How long kept-alive connections stay open once the drain began, ms (at most half the bound):
+ * long enough for a busy client to send its next request on each of them and be told 503 with
+ * `Connection: close`, so that few connections are still open — and being reused — when the rest
+ * are closed.
+ */
+export const LINGER_MS = 1000;
+
+/**
  * Drains an HTTP server for a graceful stop. Node's `server.close()` alone stops accepting but
  * waits for every kept-alive connection to close, and a busy client keeps its connections busy:
  * a stop under load waited for the keep-alive timeout (75 s). So {@link drain}:
- * 1. closes the listener (new connections are refused at once),
+ * 1. closes the listener (new connections are refused at once) but not the kept-alive
+ *    connections: Node's `server.close()` (since v19) also closes the idle ones at once, and a
+ *    client sending its next request on one right then sees a reset, its request unhandled;
  * 2. answers requests that still arrive on kept-alive connections with 503 `shutting-down`,
- *    `Retry-After: 1` and `Connection: close` ({@link refuseWhileDraining}),
- * 3. marks every in-flight response `Connection: close` and closes idle connections,
- * 4. lets the caller end its live streams (SSE), then waits for the in-flight requests — at most
- *    the bound — and closes every connection left.
+ *    `Retry-After: 1` and `Connection: close` ({@link refuseWhileDraining}) — for
+ *    {@link LINGER_MS}, or until no connection is left;
+ * 3. marks every in-flight response `Connection: close`;
+ * 4. lets the caller end its live streams (SSE), waits for the in-flight requests — at most the
+ *    bound — and closes every connection left.
+ * A connection closed while its client starts a request can still be reset (no server can
+ * prevent that race); clients retry refused and reset connections (the SDK does).
  * One per server: {@link HttpDrain.of}.
  */
 export class HttpDrain {
@@ -65,17 +79,24 @@ export class HttpDrain {
    */
   async drain(boundMs: number, endStreams: () => void = () => undefined): Promise<number> {
     this.#draining = true;
-    this.server.close();
+    NetServer.prototype.close.call(this.server); // the listener only (see the class comment)
     for (const res of this.#inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-    this.server.closeIdleConnections();
     endStreams();
-    const deadline = Date.now() + boundMs;
-    while (this.#inFlight.size > 0 && Date.now() < deadline) {
+    const start = Date.now();
+    const deadline = start + boundMs;
+    const lingerUntil = start + Math.min(LINGER_MS, boundMs / 2);
+    while (Date.now() < deadline) {
+      const lingering = Date.now() < lingerUntil && (await this.openConnections()) > 0;
+      if (this.#inFlight.size === 0 && !lingering) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
-      this.server.closeIdleConnections();
     }
     const cut = this.#inFlight.size;
     this.server.closeAllConnections();
     return cut;
+  }
+
+  /** Connections the server holds (idle kept-alive ones included). */
+  private openConnections(): Promise<number> {
+    return new Promise((resolve) => this.server.getConnections((_err, n) => resolve(n ?? 0)));
   }
 }
