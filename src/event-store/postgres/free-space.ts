@@ -73,6 +73,6 @@ export function assertRoomToOpen(dataDir: string, reserveBytes: number): void {
   const what = existsSync(join(dataDir, 'PG_VERSION')) ? 'the data directory' : 'a new data directory';
   throw new InsufficientStorageError(
     `not enough free space for the embedded store in ${dataDir}: ${mib(free)} MiB free, ${mib(needed)} MiB needed ` +
-      `to open ${what} (${mib(needed - reserveBytes)} MiB, plus the ${mib(reserveBytes)} MiB write reserve, LEDGER_DISK_RESERVE_MIB); free some space or move LEDGER_DATA_DIR`,
+      `to open ${what} (${mib(needed - reserveBytes)} MiB, plus the ${mib(reserveBytes)} MiB write reserve, LEDGER_DISK_RESERVE_MIB); free some space, lower LEDGER_DISK_RESERVE_MIB or move LEDGER_DATA_DIR`,
   );
 }

@@ -200,9 +200,14 @@ export class PgliteExecutor implements SqlExecutor {
     if (this.#stopped) return;
     this.#stopped = failure;
     const { guard, reopen } = this.o;
-    this.o.log?.error(
-      `${this.#stoppedReason()}; writes and reads answer 503 until then${reopen && guard ? '' : ' (restart needed)'}`,
-    );
+    const report = () =>
+      this.o.log?.error(
+        `${this.#stoppedReason()}; writes and reads answer 503 until then${reopen && guard ? '' : ' (restart needed)'}`,
+      );
+    // measured again first: the disk may have filled within one poll, and the line would name
+    // the free space of before (a fresh user saw "99 MiB free" on a full volume)
+    if (guard) void guard.sample().then(report);
+    else report();
     if (!guard || !reopen) return;
     const attempt = async () => {
       if (this.#closed) return;
