@@ -38,7 +38,7 @@ export async function snapshotDataDir(executor: PgliteExecutor): Promise<DataDir
     if (!executor.storageProblem()) await db.exec('checkpoint');
     const dump = await db.dumpDataDir('none');
     return {
-      tar: withoutEntries(new Uint8Array(await dump.arrayBuffer()), isProcessFile),
+      tar: await withoutEntries(new Uint8Array(await dump.arrayBuffer()), isProcessFile),
       lastPosition: rows[0]!.last,
     };
   });
