@@ -9,6 +9,7 @@ import { createLedgerApp } from './create-ledger-app.js';
 import { ledgerNestLogger } from './observability/index.js';
 import { ChangeHub } from './projections/subscriptions/change-hub.js';
 import { InsufficientStorageError } from './event-store/postgres/free-space.js';
+import { IncompleteRestoreError } from './event-store/postgres/restore-marker.js';
 import { LISTEN_BACKLOG, PortUnavailableError, reservePort } from './process/reserve-port.js';
 import { stopOnSignals } from './process/stop-on-signals.js';
 
@@ -65,7 +66,11 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   const logger = new Logger('Ledger');
   // Refusals an operator fixes outside the ledger: one line, no stack.
-  if (err instanceof PortUnavailableError || err instanceof InsufficientStorageError)
+  if (
+    err instanceof PortUnavailableError ||
+    err instanceof InsufficientStorageError ||
+    err instanceof IncompleteRestoreError
+  )
     logger.error(err.message);
   else logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   process.exit(1);

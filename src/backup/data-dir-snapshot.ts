@@ -1,5 +1,6 @@
 import { ADMIN_KEY_FILE } from '../auth/announce-bootstrap.js';
 import { LOCK_FILE } from '../event-store/postgres/data-dir-lock.js';
+import { isRestoreEntry } from '../event-store/postgres/restore-marker.js';
 import type { PgliteExecutor } from '../event-store/postgres/pglite-executor.js';
 import { withoutEntries } from './tar-entries.js';
 
@@ -13,12 +14,13 @@ export interface DataDirSnapshot {
 
 /**
  * Files of the data directory that are this process's, not the database's: the lock (`ledger.pid`
- * — a restored directory would look in use) and the first admin token (a plaintext secret; the
- * key itself is in the database). PGlite's tar names start with `/`.
+ * — a restored directory would look in use), the first admin token (a plaintext secret; the
+ * key itself is in the database) and what a killed restore left (its staging directory: a whole
+ * second database). PGlite's tar names start with `/`.
  */
-function isProcessFile(name: string): boolean {
+export function isProcessFile(name: string): boolean {
   const file = name.replace(/^\/+/, '');
-  return file === LOCK_FILE || file.startsWith(ADMIN_KEY_FILE);
+  return file === LOCK_FILE || file.startsWith(ADMIN_KEY_FILE) || isRestoreEntry(file.split('/')[0]!);
 }
 
 /**

@@ -1,8 +1,23 @@
 import { PGlite } from '@electric-sql/pglite';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { lockDataDir, LOCK_FILE } from '../event-store/postgres/data-dir-lock.js';
+import { DataDirInUseError, lockDataDir, LOCK_FILE } from '../event-store/postgres/data-dir-lock.js';
+import {
+  isRestoreEntry,
+  RESTORE_ASIDE_PREFIX,
+  RESTORE_MARKER,
+  RESTORE_STAGING_PREFIX,
+} from '../event-store/postgres/restore-marker.js';
 import { freeBytesSync, mib, RECOVERY_BYTES } from '../event-store/postgres/free-space.js';
 
 /** A backup could not be written or restored (bad file, target not empty, no room); exit status 1. */
@@ -18,24 +33,37 @@ export interface RestoreResult {
   readonly lastPosition: string;
 }
 
-/** Prefix of the staging directory a restore builds inside the target (removed when done). */
-const STAGING_PREFIX = '.restore-';
+/** File-system calls of a restore's swap, replaceable by tests (to fail one half way). */
+export interface RestoreFs {
+  readonly rename: (from: string, to: string) => void;
+}
 
 /**
  * Restores a backup (a `.tar.gz` from `POST /v1/admin/backup` or `ledger-admin backup`, or an
  * uncompressed tar from PGlite `dumpDataDir`) into `dataDir`, in this order:
  * 1. takes the directory's lock (`ledger.pid`): a directory a running ledger holds is refused
- *    first, even with `force`;
- * 2. refuses a directory that is not empty unless `force`, and too little free space;
+ *    first, even with `force`; what an earlier, killed restore left (its staging directory) is
+ *    removed;
+ * 2. refuses a directory that is not empty unless `force` (naming an unfinished restore), and
+ *    too little free space;
  * 3. builds the database in a staging directory inside `dataDir` (same volume): PGlite loads the
  *    tar (`loadDataDir`) and starts on it — crash recovery replays the WAL up to the snapshot —
  *    then the events are counted, a checkpoint written and the database closed;
- * 4. only then replaces what `dataDir` held (with `force`) by the staged files.
- * A refused or failed restore leaves `dataDir` as it was, and removes a directory it created.
- * @throws AdminCliError for an unreadable or corrupt backup, a non-empty target, too little space;
- *   DataDirInUseError when a live process holds the target.
+ * 4. swaps: writes the `restore-in-progress` marker (a ledger refuses to open the directory while
+ *    it is there), renames the old entries aside, renames the staged ones in, removes the marker,
+ *    then deletes the old entries. A failed rename rolls every rename back first.
+ * A refused or failed restore leaves `dataDir` as it was, and removes a directory it created; a
+ * killed one leaves the marker during the swap (run the restore again with `force`).
+ * @throws AdminCliError for an unreadable or corrupt backup, a target that is not a directory or
+ *   not empty, too little space, a swap that failed (rolled back); DataDirInUseError when a live
+ *   process holds the target.
  */
-export async function restoreDataDir(file: string, dataDir: string, force = false): Promise<RestoreResult> {
+export async function restoreDataDir(
+  file: string,
+  dataDir: string,
+  force = false,
+  fs: RestoreFs = { rename: renameSync },
+): Promise<RestoreResult> {
   let tar: Buffer;
   try {
     const bytes = readFileSync(file);
@@ -44,14 +72,21 @@ export async function restoreDataDir(file: string, dataDir: string, force = fals
     throw new AdminCliError(`cannot read the backup ${file}: ${(error as Error).message}`);
   }
   const created = !existsSync(dataDir);
-  const unlock = lockDataDir(dataDir); // creates the directory; refuses one a live ledger holds
-  const staging = join(dataDir, `${STAGING_PREFIX}${process.pid}`);
+  const unlock = lockTarget(dataDir); // refuses one a live ledger holds
+  const staging = join(dataDir, `${RESTORE_STAGING_PREFIX}${process.pid}`);
   let done = false;
   try {
-    const present = readdirSync(dataDir).filter((f) => f !== LOCK_FILE);
-    if (present.length > 0 && !force) {
+    const entries = readdirSync(dataDir).filter((f) => f !== LOCK_FILE);
+    const unfinished = entries.includes(RESTORE_MARKER);
+    for (const leftover of entries.filter((e) => isRestoreEntry(e) && e !== RESTORE_MARKER)) {
+      rmSync(join(dataDir, leftover), { recursive: true, force: true }); // a killed restore's (we hold the lock)
+    }
+    const present = readdirSync(dataDir).filter((f) => f !== LOCK_FILE && f !== RESTORE_MARKER);
+    if ((present.length > 0 || unfinished) && !force) {
       throw new AdminCliError(
-        `${dataDir} is not empty (${present.length} entries): restore into a new directory, or pass --force to replace its contents`,
+        unfinished
+          ? `a restore into ${dataDir} did not finish: pass --force to replace what it left`
+          : `${dataDir} is not empty (${present.length} entries): restore into a new directory, or pass --force to replace its contents`,
       );
     }
     const needed = tar.length + RECOVERY_BYTES;
@@ -62,8 +97,7 @@ export async function restoreDataDir(file: string, dataDir: string, force = fals
       );
     }
     const restored = await stage(tar, file, staging);
-    for (const entry of present) rmSync(join(dataDir, entry), { recursive: true, force: true });
-    for (const entry of readdirSync(staging)) renameSync(join(staging, entry), join(dataDir, entry));
+    swapIn(dataDir, staging, present, fs);
     done = true;
     return restored;
   } finally {
@@ -73,9 +107,62 @@ export async function restoreDataDir(file: string, dataDir: string, force = fals
   }
 }
 
+/** {@link lockDataDir} for a restore: a target that cannot be a directory is refused in words. */
+function lockTarget(dataDir: string): () => void {
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
+    throw new AdminCliError(`${dataDir} is not a directory: name a directory to restore into`);
+  }
+  try {
+    return lockDataDir(dataDir);
+  } catch (error) {
+    if (error instanceof DataDirInUseError) throw error;
+    throw new AdminCliError(`cannot restore into ${dataDir}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Replaces `present` (entries of `dataDir`) by the entries of `staging`, under the
+ * {@link RESTORE_MARKER}; on a failed rename, renames everything back and removes the marker.
+ * The old entries are deleted only after the marker is gone; failing that is reported, not fatal.
+ * @throws AdminCliError when the swap failed and was rolled back.
+ */
+function swapIn(dataDir: string, staging: string, present: readonly string[], fs: RestoreFs): void {
+  const marker = join(dataDir, RESTORE_MARKER);
+  const aside = join(dataDir, `${RESTORE_ASIDE_PREFIX}${process.pid}`);
+  writeFileSync(marker, `restore by process ${process.pid} at ${new Date().toISOString()}\n`);
+  mkdirSync(aside);
+  const movedAside: string[] = [];
+  const movedIn: string[] = [];
+  try {
+    for (const entry of present) {
+      fs.rename(join(dataDir, entry), join(aside, entry));
+      movedAside.push(entry);
+    }
+    for (const entry of readdirSync(staging)) {
+      fs.rename(join(staging, entry), join(dataDir, entry));
+      movedIn.push(entry);
+    }
+  } catch (error) {
+    for (const entry of movedIn.reverse()) renameSync(join(dataDir, entry), join(staging, entry));
+    for (const entry of movedAside.reverse()) renameSync(join(aside, entry), join(dataDir, entry));
+    rmSync(aside, { recursive: true, force: true });
+    rmSync(marker, { force: true });
+    throw new AdminCliError(
+      `could not replace the contents of ${dataDir} (${(error as Error).message}): it was left as it was`,
+    );
+  }
+  rmSync(marker);
+  try {
+    rmSync(aside, { recursive: true, force: true });
+  } catch (error) {
+    process.stderr.write(
+      `warning: the replaced files stay in ${aside} (${(error as Error).message}): remove it by hand\n`,
+    );
+  }
+}
+
 /** PGlite started on `tar` in `dir` (which it creates): the events it holds, checkpointed and closed. */
 async function stage(tar: Buffer, file: string, dir: string): Promise<RestoreResult> {
-  rmSync(dir, { recursive: true, force: true });
   const db = new PGlite({ dataDir: dir, loadDataDir: new Blob([tar], { type: 'application/x-tar' }) });
   try {
     await db.waitReady;

@@ -1,9 +1,12 @@
 // POST /v1/admin/backup on an in-process ledger: who may take a backup, what it holds (restored
 // with restoreDataDir, the code behind `ledger-admin restore`), and the stores it does not cover.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isProcessFile } from '../../src/backup/data-dir-snapshot.js';
 import { AdminCliError, restoreDataDir } from '../../src/cli/restore-data-dir.js';
+import { openPglite } from '../../src/event-store/postgres/open-pglite.js';
+import { IncompleteRestoreError, RESTORE_MARKER } from '../../src/event-store/postgres/restore-marker.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 
 const backup = (ledger: TestLedger, token: string) =>
@@ -74,6 +77,54 @@ describe('POST /v1/admin/backup (embedded store)', () => {
     await expect(restoreDataDir(garbage, target, true)).rejects.toThrow(/is not a ledger data directory/);
     expect(readdirSync(target).sort()).toEqual(['PG_VERSION', 'other']);
   }, 30_000);
+
+  it('rolls a swap that fails half way back: the target keeps its files and no marker (a breaker emptied it with EACCES and EBUSY)', async () => {
+    const target = join(work, 'swap-fails');
+    mkdirSync(target);
+    for (const f of ['PG_VERSION', 'base', 'global']) writeFileSync(join(target, f), f);
+    let renames = 0;
+    const failSecond = {
+      rename: (from: string, to: string) => {
+        if (++renames === 2) throw Object.assign(new Error('EBUSY: resource busy'), { code: 'EBUSY' });
+        renameSync(from, to);
+      },
+    };
+    await expect(restoreDataDir(join(work, 'backup.tar.gz'), target, true, failSecond)).rejects.toThrow(
+      /left as it was/,
+    );
+    expect(readdirSync(target).sort()).toEqual(['PG_VERSION', 'base', 'global']);
+  }, 30_000);
+
+  it('a restore killed during its swap leaves a marker: the ledger refuses the directory, a restore names it and --force replaces it', async () => {
+    const target = join(work, 'killed-swap');
+    mkdirSync(target);
+    writeFileSync(join(target, RESTORE_MARKER), 'restore by process 1\n');
+    mkdirSync(join(target, '.restore-1'));
+    writeFileSync(join(target, 'postgresql.conf'), '');
+    await expect(openPglite({ dataDir: target, diskReserveBytes: 0 })).rejects.toThrow(
+      IncompleteRestoreError,
+    );
+    await expect(restoreDataDir(join(work, 'backup.tar.gz'), target)).rejects.toThrow(/did not finish/);
+    const restored = await restoreDataDir(join(work, 'backup.tar.gz'), target, true);
+    expect(restored.events).toBeGreaterThanOrEqual(1);
+    expect(readdirSync(target).filter((f) => f.startsWith('.') || f === RESTORE_MARKER)).toEqual([]);
+    const opened = await openPglite({ dataDir: target, diskReserveBytes: 0 });
+    await opened.close();
+  }, 60_000);
+
+  it("leaves a killed restore's staging directory out of backups, with the lock and the first admin key", () => {
+    expect(isProcessFile('/.restore-4242/base/5/16384')).toBe(true);
+    expect(isProcessFile('/.replaced-4242/PG_VERSION')).toBe(true);
+    expect(isProcessFile('/ledger.pid')).toBe(true);
+    expect(isProcessFile('/first-admin-key')).toBe(true);
+    expect(isProcessFile('/base/5/16384')).toBe(false);
+  });
+
+  it('refuses a target that is a file, in words', async () => {
+    const target = join(work, 'a-file');
+    writeFileSync(target, 'x');
+    await expect(restoreDataDir(join(work, 'backup.tar.gz'), target)).rejects.toThrow(/is not a directory/);
+  });
 
   it('names a directory a live process holds as in use, before saying it is not empty', async () => {
     const target = join(work, 'held');

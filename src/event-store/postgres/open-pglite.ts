@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.js';
 import { assertRoomToOpen, DEFAULT_DISK_RESERVE_BYTES } from './free-space.js';
 import { PgliteExecutor, type StorageLog } from './pglite-executor.js';
+import { assertNoIncompleteRestore } from './restore-marker.js';
 import { StorageGuard } from './storage-guard.js';
 import { WalCheckpoints } from './wal-checkpoints.js';
 
@@ -33,8 +34,9 @@ export interface OpenedPglite {
  * executor: writes are refused below the reserve, and after a storage failure the directory is
  * reopened by itself once there is room (docs/production.md "Disk space"); and it checkpoints
  * whenever 64 MiB of WAL accumulated ({@link WalCheckpoints}: PGlite has no checkpointer).
+ * A directory a restore was killed in the middle of is refused (`restore-in-progress`).
  * @throws InsufficientStorageError (one line naming the free space needed); DataDirInUseError;
- *   the PGlite start-up error.
+ *   IncompleteRestoreError; the PGlite start-up error.
  */
 export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPglite> {
   const { dataDir } = options;
@@ -49,6 +51,7 @@ export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPgli
   const unlock = lockDataDir(dataDir);
   let db: PGlite | undefined;
   try {
+    assertNoIncompleteRestore(dataDir);
     // One options object: PGlite ignores the second argument when the first is not a string.
     db = new PGlite({ dataDir, loadDataDir: options.loadDataDir });
     await db.waitReady;
