@@ -299,7 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
       1000,
       3_600_000,
     ),
-    shutdownGraceMs: intVar(env, 'LEDGER_SHUTDOWN_GRACE_MS', DEFAULT_CONFIG.shutdownGraceMs, 100, 600_000),
+    shutdownGraceMs: intVar(env, 'LEDGER_SHUTDOWN_GRACE_MS', DEFAULT_CONFIG.shutdownGraceMs, 1000, 600_000),
     sseKeyRecheckMs: intVar(env, 'LEDGER_SSE_KEY_RECHECK_MS', DEFAULT_CONFIG.sseKeyRecheckMs, 50, 600_000),
     diskReserveBytes: intVar(env, 'LEDGER_DISK_RESERVE_MIB', 24, 0, 1_048_576) * 1024 * 1024,
   };
