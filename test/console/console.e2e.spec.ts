@@ -202,6 +202,8 @@ describe('operator console in Chromium', () => {
     await table.getByText('order:900@1').waitFor(WAIT);
     await page.getByTestId('operation-filters').locator('select[name="state"]').selectOption('released');
     await page.getByTestId('operation-filters').getByRole('button', { name: 'Filter' }).click();
+    // the unfiltered list holds order:812@1 too: wait for the filter to take order:900@1 away
+    await table.locator('tbody tr', { hasText: 'order:900@1' }).waitFor({ ...WAIT, state: 'detached' });
     await table.locator('tbody tr', { hasText: 'order:812@1' }).waitFor(WAIT);
     expect(await table.locator('tbody tr').count()).toBe(1);
 
