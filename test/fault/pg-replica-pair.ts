@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from '../process/start-command.js';
 
 const run = promisify(execFile);
 const BIN = process.env['LEDGER_FAULT_PG_BIN'] ?? '/usr/lib/postgresql/15/bin';
@@ -46,18 +46,6 @@ const asPostgres = (cmd: string, args: string[], timeout = 120_000) =>
   process.getuid?.() === 0
     ? run('runuser', ['-u', 'postgres', '--', join(BIN, cmd), ...args], { timeout })
     : run(join(BIN, cmd), args, { timeout });
-
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 40_000);
-    const ok = await new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (ok) return port;
-  }
-}
 
 function node(name: PgNode['name'], dir: string, port: number): PgNode {
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;

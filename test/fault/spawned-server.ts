@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canBind } from '../process/start-command.js';
+import { freePort } from '../process/start-command.js';
 import { buildSources } from '../observability/support/build-sources.js';
 
 /** A ledger server process (`node src/main.js` of an SWC build of `src/`). */
@@ -21,31 +20,6 @@ export const newAdminToken = () =>
   `olk_${randomBytes(12).toString('hex')}_${randomBytes(32).toString('base64url')}`;
 
 /**
- * The first port of the kernel's ephemeral range (/proc/sys/net/ipv4/ip_local_port_range; 32768
- * elsewhere): outgoing connections take their local ports from there, and a server that binds
- * one that an outgoing connection holds fails with EADDRINUSE — which CI met twice in one run of
- * the fault tier, restarting servers on random ports up to 60000 among hundreds of connections.
- */
-function ephemeralStart(): number {
-  try {
-    return (
-      Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768
-    );
-  } catch {
-    return 32_768;
-  }
-}
-
-/** A loopback port from 20000 up to the ephemeral range that nothing listens on now. */
-async function serverPort(): Promise<number> {
-  const top = Math.max(ephemeralStart(), 20_001);
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * (top - 20_000));
-    if (await canBind(port)) return port;
-  }
-}
-
-/**
  * Spawns the server with `env` on a free loopback port below the ephemeral range (NODE_OPTIONS
  * cleared, rate limiting off) and resolves once it logged that it listens. A start refused
  * because the port was taken meanwhile is tried again on another port (three times). Rejects
@@ -54,7 +28,7 @@ async function serverPort(): Promise<number> {
 export async function spawnServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await spawnOnPort(env, await serverPort(), timeoutMs);
+      return await spawnOnPort(env, await freePort(), timeoutMs);
     } catch (error) {
       if (attempt >= 3 || !/already in use/.test(String(error))) throw error;
     }

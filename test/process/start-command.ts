@@ -13,10 +13,26 @@ export function ensureBuilt(): void {
   buildUnlessFresh(ROOT, 'dist/src/main.js', ['src'], ['run', 'build', '--silent']);
 }
 
-/** A free TCP port on 127.0.0.1 ≥ 20000 (tests never use 3000). */
+/**
+ * The first port of the kernel's ephemeral range (/proc/sys/net/ipv4/ip_local_port_range; 32768
+ * elsewhere): outgoing connections take their local ports from there, and a server binding one an
+ * outgoing connection holds fails with EADDRINUSE (CI met it twice in one fault-tier run, on
+ * random ports up to 60000 among hundreds of connections).
+ */
+function ephemeralStart(): number {
+  try {
+    const [start] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    return Number(start) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** A free TCP port on 127.0.0.1 from 20000 up to the ephemeral range (tests never use 3000). */
 export async function freePort(): Promise<number> {
+  const top = Math.max(ephemeralStart(), 20_001);
   for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    const port = 20_000 + Math.floor(Math.random() * (top - 20_000));
     if (await canBind(port)) return port;
   }
 }

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSources } from './build-sources.js';
+import { freePort } from '../../process/start-command.js';
 
 /** A ledger server started as `node --import register-tracing.js main.js`, the way the image runs it. */
 export interface SpawnedLedger {
@@ -17,13 +18,13 @@ export interface SpawnedLedger {
 
 /**
  * Builds the sources (SWC) and spawns the server with stdout and stderr piped — not a terminal,
- * as under a container runtime — on a random loopback port ≥ 20000, with `env` added to the
+ * as under a container runtime — on a free loopback port below the ephemeral range, with `env` added to the
  * environment (NODE_OPTIONS cleared, LEDGER_DATA_DIR in a new temporary directory). Resolves once
  * it logged that it listens; rejects if it exits first.
  */
 export async function spawnLedger(env: Record<string, string>): Promise<SpawnedLedger> {
   const build = buildSources();
-  const port = 20_000 + Math.floor(Math.random() * 40_000);
+  const port = await freePort();
   const child = spawn(
     process.execPath,
     ['--import', join(build, 'src/observability/tracing/register-tracing.js'), join(build, 'src/main.js')],
