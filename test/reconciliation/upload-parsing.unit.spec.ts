@@ -107,3 +107,20 @@ describe('readRecords', () => {
     expect(() => destinationRow({ line: 1, values: { id: 'INV-2' } }, layout, 1000, 'ndjson')).not.toThrow();
   });
 });
+
+describe('an upload that failed before it is read', () => {
+  // The body of a request whose gzip is broken fails while the run row is being written; on
+  // PostgreSQL that write takes long enough for the failure to come first. Reading it afterwards
+  // must fail with that error, not wait for an end that never comes (the request hung).
+  for (const format of ['csv', 'ndjson'] as const) {
+    it(`${format}: the reader throws the stream's error`, async () => {
+      const body = new Readable({ read() {} });
+      body.on('error', () => undefined);
+      body.destroy(Object.assign(new Error('incorrect header check'), { code: 'Z_DATA_ERROR' }));
+      await new Promise((r) => setImmediate(r));
+      const first = readRecords(body, format, 1024).next();
+      const hung = new Promise((r) => setTimeout(() => r('still waiting after 2 s'), 2_000).unref());
+      await expect(Promise.race([first, hung])).rejects.toMatchObject({ code: 'Z_DATA_ERROR' });
+    });
+  }
+});

@@ -33,6 +33,9 @@ export async function* readRecords(
   maxRecordBytes: number,
 ): AsyncGenerator<UploadRecord> {
   try {
+    // A body can fail before it is read (broken gzip while the run row is written): pipe() and
+    // 'error' listeners added now would wait for an end that never comes.
+    if (body.errored) throw body.errored;
     if (format === 'csv') yield* readCsv(body, maxRecordBytes);
     else yield* readNdjson(body, maxRecordBytes);
   } finally {
