@@ -5,7 +5,7 @@ import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite', { maxPayloadBytes: 2048, maxBodyBytes: 64 * 1024 });
+  ledger = await startTestLedger('postgres', { maxPayloadBytes: 2048, maxBodyBytes: 64 * 1024 });
 });
 afterAll(() => ledger.close());
 

@@ -6,7 +6,7 @@ import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
 }, 30_000);
 afterAll(() => ledger?.close());
 

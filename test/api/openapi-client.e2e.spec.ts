@@ -33,7 +33,7 @@ let ledger: TestLedger;
 let doc: Doc;
 
 beforeAll(async () => {
-  ledger = await startTestLedger();
+  ledger = await startTestLedger('postgres');
   const res = await fetch(ledger.url + '/docs-json');
   doc = (await res.json()) as Doc;
 });

@@ -8,7 +8,7 @@ import { eventCount, freshKey } from './support/auth-fixtures.js';
 
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
 });
 afterAll(() => ledger.close());
 
@@ -218,7 +218,7 @@ describe('403 forbidden: the key lacks the role', () => {
 describe('429 rate-limited, per key', () => {
   let limited: TestLedger;
   beforeAll(async () => {
-    limited = await startTestLedger('pglite', { rateLimitPerKey: 5, rateLimitWindowMs: 60_000 });
+    limited = await startTestLedger('postgres', { rateLimitPerKey: 5, rateLimitWindowMs: 60_000 });
   });
   afterAll(() => limited.close());
 
@@ -244,7 +244,7 @@ describe('429 rate-limited, per key', () => {
 describe('LEDGER_AUTH=disabled', () => {
   let open: TestLedger;
   beforeAll(async () => {
-    open = await startTestLedger('pglite', { auth: 'disabled' });
+    open = await startTestLedger('postgres', { auth: 'disabled' });
   });
   afterAll(() => open.close());
 

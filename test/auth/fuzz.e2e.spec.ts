@@ -17,7 +17,7 @@ const keys: Record<string, LedgerClient> = {};
 const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite', { maxPayloadBytes: 4096, maxBodyBytes: 64 * 1024 });
+  ledger = await startTestLedger('postgres', { maxPayloadBytes: 4096, maxBodyBytes: 64 * 1024 });
   sql = ledger.app.get<SqlExecutor>(SQL_EXECUTOR);
   const make = async (name: string, tenant: string, roles: any[]) => {
     const k = await ledger.createKey({ tenant, roles, name });

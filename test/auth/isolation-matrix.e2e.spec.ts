@@ -177,7 +177,7 @@ const ROUTES: RouteCase[] = [
 ];
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   for (const c of CALLERS) {
     clients.set(
       c.name,

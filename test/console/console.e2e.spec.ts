@@ -26,7 +26,7 @@ let auditor: TestKey;
 beforeAll(async () => {
   buildConsole();
   browser = await launchChromium();
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   worker = await ledger.createKey({ tenant: T, roles: ['worker'], name: 'invoice-sync' });
   operator = await ledger.createKey({ tenant: T, roles: ['operator', 'auditor'], name: 'ops:maria' });
   auditor = await ledger.createKey({ tenant: T, roles: ['auditor'], name: 'audit:olaf' });

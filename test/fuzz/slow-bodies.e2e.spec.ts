@@ -10,7 +10,7 @@ let ledger: TestLedger;
 let port: number;
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite', { requestTimeoutMs: TIMEOUT_MS });
+  ledger = await startTestLedger('postgres', { requestTimeoutMs: TIMEOUT_MS });
   port = Number(new URL(ledger.url).port);
 });
 afterAll(() => ledger.close());

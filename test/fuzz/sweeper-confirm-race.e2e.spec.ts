@@ -15,7 +15,7 @@ let ledger: TestLedger;
 let worker: LedgerClient;
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   worker = (await ledger.createKey({ tenant: 'acme', roles: ['worker'] })).client;
 });
 afterAll(() => ledger.close());

@@ -35,7 +35,7 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
 }
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   const c = ledger.client;
   const a = await c.claim(key('INV-1'), { total: 1 });
   expect(a.status).toBe(201);

@@ -21,7 +21,7 @@ const subscribe = (path: string) =>
   new SseClient(`${ledger.url}${path}`, { authorization: `Bearer ${ledger.rootToken}` }).connect();
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   c = ledger.client;
   status = await subscribe(`/v1/tenants/${T}/operations/changes`);
   review = await subscribe(`/v1/tenants/${T}/review-queue/changes`);

@@ -6,7 +6,7 @@ import { SseClient } from './support/sse-client.js';
 const T = 'acme';
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
 });
 afterAll(() => ledger?.close());
 

@@ -26,7 +26,7 @@ async function settled(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   c = ledger.client;
   otherTenant = await ledger.createKey({ tenant: 'globex-ag', roles: ['auditor'] });
 

@@ -9,7 +9,7 @@ const N = 25;
 
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
 }, 30_000);
 afterAll(() => ledger?.close());
 

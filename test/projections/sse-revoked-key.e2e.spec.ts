@@ -6,7 +6,7 @@ const KEY_RECHECK_MS = 500;
 
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite', { sseKeyRecheckMs: KEY_RECHECK_MS });
+  ledger = await startTestLedger('postgres', { sseKeyRecheckMs: KEY_RECHECK_MS });
 });
 afterAll(() => ledger.close());
 

@@ -10,7 +10,7 @@ let other: ReconcileClient;
 let small: TestLedger;
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   const mk = async (tenant: string, roles: ('operator' | 'auditor' | 'worker')[]) =>
     new ReconcileClient(ledger.url, (await ledger.createKey({ tenant, roles })).token);
   operator = await mk('acme', ['operator']);
@@ -18,7 +18,7 @@ beforeAll(async () => {
   other = await mk('globex', ['operator']);
   process.env.LEDGER_RECONCILIATION_MAX_BYTES = '64';
   try {
-    small = await startTestLedger('pglite');
+    small = await startTestLedger('postgres');
   } finally {
     delete process.env.LEDGER_RECONCILIATION_MAX_BYTES;
   }

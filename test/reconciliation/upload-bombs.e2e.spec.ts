@@ -16,7 +16,7 @@ let ledger: TestLedger;
 let client: ReconcileClient;
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   client = new ReconcileClient(ledger.url, ledger.rootToken);
 });
 afterAll(async () => {

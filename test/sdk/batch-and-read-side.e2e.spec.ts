@@ -8,7 +8,7 @@ import { eventually, sdkClient } from './support/sdk-harness.js';
 
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
 });
 afterAll(() => ledger.close());
 

@@ -14,7 +14,7 @@ const stream = (subject: string) => ledger.store.read(operationStreamName({ ...k
 let ledger: TestLedger;
 let c: LedgerClient;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   c = ledger.client;
 });
 afterAll(() => ledger.close());

@@ -8,7 +8,7 @@ let ledger: TestLedger;
 let operator: TestKey;
 let worker: TestKey;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   operator = await ledger.createKey({ tenant: 'acme', roles: ['operator', 'auditor'], name: 'ops:maria' });
   worker = await ledger.createKey({ tenant: 'acme', roles: ['worker'], name: 'worker-1' });
 });

@@ -15,14 +15,14 @@ it('applies the file as versions by actor policy-file, once', async () => {
       { tenant: 'acme', action: '*', policy: { defaultLeaseMs: 10_000 } },
     ]),
   );
-  const first = await startTestLedger('pglite', { policyFile: file, dataDir: join(dir, 'data') });
+  const first = await startTestLedger('postgres', { policyFile: file, dataDir: join(dir, 'data') });
   const policy = await first.client.get('/v1/tenants/acme/policies/payment.capture');
   expect(policy.body).toMatchObject({ version: 1, setBy: 'policy-file', policy: { replayAllowed: false } });
   const fallback = await first.client.get('/v1/tenants/acme/policies/other.action');
   expect(fallback.body).toMatchObject({ source: 'tenant-default', policy: { defaultLeaseMs: 10_000 } });
   await first.close();
 
-  const second = await startTestLedger('pglite', { policyFile: file, dataDir: join(dir, 'data') });
+  const second = await startTestLedger('postgres', { policyFile: file, dataDir: join(dir, 'data') });
   const history = await second.client.get('/v1/tenants/acme/policies/payment.capture/history');
   expect(history.body.versions).toHaveLength(1);
   await second.close();
@@ -32,5 +32,5 @@ it('refuses to start with an invalid policy file, naming the entry and field', a
   const dir = await mkdtemp(join(tmpdir(), 'ledger-policies-'));
   const file = join(dir, 'policies.json');
   await writeFile(file, JSON.stringify([{ tenant: 'acme', action: 'x.y', policy: { maxLeaseMs: 1 } }]));
-  await expect(startTestLedger('pglite', { policyFile: file })).rejects.toThrow(/\[0\].*policy\.maxLeaseMs/);
+  await expect(startTestLedger('postgres', { policyFile: file })).rejects.toThrow(/\[0\].*policy\.maxLeaseMs/);
 });

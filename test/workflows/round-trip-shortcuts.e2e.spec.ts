@@ -8,7 +8,7 @@ import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
 });
 afterAll(() => ledger.close());
 
