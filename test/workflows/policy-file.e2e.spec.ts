@@ -32,5 +32,7 @@ it('refuses to start with an invalid policy file, naming the entry and field', a
   const dir = await mkdtemp(join(tmpdir(), 'ledger-policies-'));
   const file = join(dir, 'policies.json');
   await writeFile(file, JSON.stringify([{ tenant: 'acme', action: 'x.y', policy: { maxLeaseMs: 1 } }]));
-  await expect(startTestLedger('postgres', { policyFile: file })).rejects.toThrow(/\[0\].*policy\.maxLeaseMs/);
+  await expect(startTestLedger('postgres', { policyFile: file })).rejects.toThrow(
+    /\[0\].*policy\.maxLeaseMs/,
+  );
 });
