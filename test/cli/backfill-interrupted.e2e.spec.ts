@@ -2,7 +2,7 @@
 // re-run reports acquired + replayed == lines, takes over the claims the killed run left
 // unconfirmed, and no operation was claimed twice. 1 000 lines in chunks of 200, killed in the
 // middle of the third chunk (10 000 lines in chunks of 500 proved the same at ten times the cost:
-// every line is a claim and a confirm, about 15 CPU-ms each on PGlite).
+// every line is a claim and a confirm).
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, Server } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The operator CLI against a real in-process ledger (PGlite): ops list/show/history/watch, review,
+// The operator CLI against a real in-process ledger (PostgreSQL): ops list/show/history/watch, review,
 // and the single-operation actions, each in table and --json form, with the documented exit codes.
 import { canonicalKey, operationIdOf } from '@operation-ledger/client';
 import { key, makeUnknown, settled, startCliWorld, type CliWorld } from './support/cli-harness.js';

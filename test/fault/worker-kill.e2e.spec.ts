@@ -57,7 +57,7 @@ let workerToken: string;
 let operator: LedgerClient;
 
 beforeAll(async () => {
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
   destination = await startDestination();
   workerToken = (await ledger.createKey({ tenant: 'acme', roles: ['worker'], name: 'fault-worker' })).token;
   operator = (

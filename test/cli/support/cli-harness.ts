@@ -35,9 +35,9 @@ function capture() {
   return { stream: { write: (s: string) => ((text += s), true), isTTY: false }, text: () => text };
 }
 
-/** Starts a PGlite ledger and a scratch directory; `cli` defaults to the root key and `--tenant`-less runs. */
+/** Starts a ledger on PostgreSQL and a scratch directory; `cli` defaults to the root key and `--tenant`-less runs. */
 export async function startCliWorld(): Promise<CliWorld> {
-  const ledger = await startTestLedger('pglite');
+  const ledger = await startTestLedger('postgres');
   const dir = await mkdtemp(join(tmpdir(), 'ledger-cli-'));
   const sdk = new LedgerClient({ baseUrl: ledger.url, token: ledger.rootToken });
   return {
