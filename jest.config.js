@@ -3,6 +3,7 @@
  * dependencies ship ESM only), transformed by SWC with decorator metadata.
  * Test tiers are in the file name: *.unit.spec.ts, *.int.spec.ts, *.e2e.spec.ts.
  */
+import { availableParallelism } from 'node:os';
 const swc = [
   '@swc/jest',
   {
@@ -31,9 +32,12 @@ export default {
   // Hooks start real ledgers and databases; on a loaded 2-core machine 5 s is too little.
   testTimeout: 60_000,
   // Jest's default (cores − 1) is ONE worker on a 2-core machine: every file ran in series although
-  // most e2e files spend much of their time waiting (PostgreSQL, child processes, leases, SSE).
-  // One worker per core overlaps those waits. `npx jest -w 1` still runs them in series.
-  maxWorkers: '100%',
+  // most e2e files spend much of their time waiting (PostgreSQL's commits, child processes, leases,
+  // SSE). One worker per core overlaps those waits, and on two cores a third overlaps more: the
+  // whole suite took 301 s with 3 workers against 339 s with 2 (same tree, same machine; 355 s
+  // against 402 s in an earlier pair), and less CPU (581 against 624 machine CPU-s: each worker
+  // holds fewer files, see workerIdleMemoryLimit). `npx jest -w 1` still runs them in series.
+  maxWorkers: Math.max(3, availableParallelism()),
   // A worker keeps every test file's modules: Node 20 holds each vm module (ModuleWrap) by a strong
   // handle, and through it the file's whole context — about 22 MB per file that builds an app,
   // after a forced GC. Garbage collection then costs each later file more: one e2e file run 12
