@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueKey, newAdminToken, spawnServer, type ServerProcess } from '../fault/spawned-server.js';
+import { seedPgliteDataDir } from '../support/pglite-snapshot.js';
 
 const SSE_KEYS = Number(process.env['LEDGER_ABUSE_SSE_KEYS'] ?? 20);
 const BATCHES = Number(process.env['LEDGER_ABUSE_BATCHES'] ?? 20);
@@ -18,6 +19,7 @@ let server: ServerProcess;
 let worker: string;
 
 beforeAll(async () => {
+  await seedPgliteDataDir(dataDir);
   server = await spawnServer({
     LEDGER_STORE: 'pglite',
     LEDGER_DATA_DIR: dataDir,

@@ -140,7 +140,8 @@ it('LEDGER_AUTH=disabled starts on loopback (the bound socket is checked, not th
   const port = await freePort();
   const ledger = start({
     PORT: String(port),
-    LEDGER_DATA_DIR: join(temp, 'noauth'),
+    // the first test's directory when it is there (a second start costs no initdb)
+    LEDGER_DATA_DIR: join(temp, 'run'),
     LEDGER_AUTH: 'disabled',
   });
   await ledger.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+/);
