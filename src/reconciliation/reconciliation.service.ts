@@ -24,6 +24,9 @@ import { sourceRow } from './upload/source-row.js';
 import { uploadLimitsFromEnv, type UploadLimits } from './upload/upload-limits.js';
 import { openUpload, uploadStreamProblem } from './upload/upload-stream.js';
 
+/** How often a receiving upload renews its run's lease, ms (it lapses after `STALE_HOLDER_S`, sql/run-store.ts). */
+const UPLOAD_HEARTBEAT_MS = 5_000;
+
 /** 404 `not-found` for a run id that does not exist in the tenant (or exists in another). */
 export function runNotFound(id: string): ProblemException {
   return new ProblemException(problem('not-found', 404, `no reconciliation ${id} in this tenant`));
@@ -169,6 +172,12 @@ export class ReconciliationService {
    * puts it back to `awaiting_source` (a source upload), then answers the problem.
    */
   private async receive(id: string, upload: () => Promise<number>, source = false): Promise<number> {
+    // The lease of a receiving run is its heartbeat; a batch is written only every 2 000 rows, and
+    // a slow upload (bytes still coming) must not look abandoned.
+    const heartbeat = setInterval(() => {
+      void runStore.heartbeat(this.sql, id, this.runner.holder).catch(() => undefined);
+    }, UPLOAD_HEARTBEAT_MS);
+    heartbeat.unref();
     try {
       return await upload();
     } catch (err) {
@@ -183,6 +192,8 @@ export class ReconciliationService {
         // the store is down: the stale-upload check fails the run once it is back
       }
       throw uploadStreamProblem(err, this.limits) ?? err;
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 }

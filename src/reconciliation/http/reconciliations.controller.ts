@@ -36,6 +36,7 @@ export class ReconciliationsController {
     'record-too-large',
     'unsupported-media-type',
     'invalid-upload',
+    'upload-interrupted',
   )
   async create(
     @Param('tenant') tenant: string,
@@ -65,6 +66,7 @@ export class ReconciliationsController {
     'record-too-large',
     'unsupported-media-type',
     'invalid-upload',
+    'upload-interrupted',
   )
   async source(
     @Param('tenant') tenant: string,

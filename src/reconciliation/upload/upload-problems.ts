@@ -75,3 +75,14 @@ export function unsupportedMedia(
     problem('unsupported-media-type', 415, detail, { errors: [{ field, message: detail }] }),
   );
 }
+
+/**
+ * 400 `upload-interrupted`: the request ended (the client reset or closed its connection) before
+ * its body was complete. Nobody may be left to read it; it keeps the log from calling the
+ * client's disconnect a server error.
+ */
+export function uploadInterrupted(): ProblemException {
+  return new ProblemException(
+    problem('upload-interrupted', 400, 'the request ended before its body was complete; nothing was kept'),
+  );
+}

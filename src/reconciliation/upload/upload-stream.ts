@@ -3,7 +3,13 @@ import { createGunzip } from 'node:zlib';
 import type { Request } from 'express';
 import { streamedUpload } from '../../common/request-deadline.js';
 import type { UploadLimits } from './upload-limits.js';
-import { RecordTooLargeError, recordTooLarge, unsupportedMedia, uploadTooLarge } from './upload-problems.js';
+import {
+  RecordTooLargeError,
+  recordTooLarge,
+  unsupportedMedia,
+  uploadInterrupted,
+  uploadTooLarge,
+} from './upload-problems.js';
 
 /** The two accepted upload formats. */
 export type UploadFormat = 'csv' | 'ndjson';
@@ -92,6 +98,10 @@ export function openUpload(req: Request, maxBytes: number): { format: UploadForm
     );
   }
   const limit = new ByteLimit(maxBytes);
+  // The body may fail before anyone reads it (the limit, a client reset while the run row is
+  // written): the reader finds the error in `errored` (read-records.ts). Without a listener an
+  // 'error' event would end the process.
+  limit.on('error', () => undefined);
   let head: Writable = limit;
   if (encoding !== 'identity') {
     head = createGunzip();
@@ -100,10 +110,13 @@ export function openUpload(req: Request, maxBytes: number): { format: UploadForm
   }
   streamedUpload(req);
   req.pipe(head);
-  req.once('error', (err) => head.destroy(err));
+  const gone = () => head.destroy(new UploadInterruptedError('the client went away mid-upload'));
+  req.once('error', gone);
   req.once('close', () => {
-    if (!req.complete) head.destroy(new UploadInterruptedError('the client went away mid-upload'));
+    if (!req.complete) gone();
   });
+  // A client gone before this handler ran: 'close' was emitted already and the body never ends.
+  if (req.destroyed && !req.complete) gone();
   head.once('close', () => {
     if (req.complete || req.destroyed) return;
     req.unpipe(head);
@@ -120,6 +133,7 @@ export function uploadStreamProblem(err: unknown, limits: UploadLimits) {
   if (err instanceof UploadTooLargeError)
     return uploadTooLarge(`${formatBytes(limits.maxBytes)} (after decompression)`);
   if (err instanceof RecordTooLargeError) return recordTooLarge(err.line, formatBytes(limits.maxRecordBytes));
+  if (err instanceof UploadInterruptedError) return uploadInterrupted();
   const code = (err as { code?: string }).code;
   if (typeof code === 'string' && code.startsWith('Z_')) {
     return unsupportedMedia('Content-Encoding', 'the body is not valid gzip');
