@@ -45,6 +45,7 @@ export const PROBLEMS = {
   'payload-conflict': { status: 422, title: 'This key was used with a different payload' },
   'invalid-upload': { status: 422, title: 'The uploaded export has invalid rows' },
   'upload-interrupted': { status: 400, title: 'The upload was interrupted' },
+  'upload-abandoned': { status: 409, title: 'The run was failed while its upload came in' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   internal: { status: 500, title: 'Internal error' },
   'store-unavailable': { status: 503, title: 'The event store is unavailable' },

@@ -92,16 +92,7 @@ export class ReconciliationService {
         'destination export',
       ),
     );
-    await runStore.transition(
-      this.sql,
-      id,
-      ['receiving'],
-      options.awaitSource ? 'awaiting_source' : 'queued',
-      {
-        destinationRows: rows,
-        holder: null,
-      },
-    );
+    await this.received(id, options.awaitSource ? 'awaiting_source' : 'queued', { destinationRows: rows });
     this.runner.poke();
     return (await runStore.byId(this.sql, id))!;
   }
@@ -152,9 +143,31 @@ export class ReconciliationService {
         ),
       true,
     );
-    await runStore.transition(this.sql, id, ['receiving'], 'queued', { sourceRows: rows, holder: null });
+    await this.received(id, 'queued', { sourceRows: rows });
     this.runner.poke();
     return (await runStore.byId(this.sql, id))!;
+  }
+
+  /**
+   * Moves a run whose upload is complete out of `receiving`. A run that is no longer receiving was
+   * failed meanwhile as abandoned (its lease lapsed: the database was unreachable for longer than
+   * the lease); the upload is then not whole in any run.
+   * @throws ProblemException 409 `upload-abandoned`.
+   */
+  private async received(
+    id: string,
+    to: 'queued' | 'awaiting_source',
+    rows: { destinationRows?: number; sourceRows?: number },
+  ): Promise<void> {
+    if (await runStore.transition(this.sql, id, ['receiving'], to, { ...rows, holder: null })) return;
+    const run = await runStore.byId(this.sql, id);
+    throw new ProblemException(
+      problem(
+        'upload-abandoned',
+        409,
+        `reconciliation ${id} was ${run?.status ?? 'removed'} while its upload came in${run?.error ? ` (${run.error})` : ''}; upload the file again`,
+      ),
+    );
   }
 
   /** Runs `step` before the upload is read; when it fails, stops the upload (its rest is discarded). */

@@ -3,7 +3,8 @@
 // breaker: a plain CSV body past the byte limit, or a client that reset its connection while the
 // run row was written, killed the server (an 'error' event nobody listened to); a client gone
 // before the handler ran left the run `receiving` and the request waiting forever; an upload
-// sending one row a second was failed as abandoned after 30 s and answered 202 `failed`.
+// sending one row a second was failed as abandoned after 30 s and answered 202 `failed` (a run
+// failed under its upload now answers 409 `upload-abandoned`).
 import { connect } from 'node:net';
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../../src/event-store/sql-executor.token.js';
@@ -142,4 +143,35 @@ it('keeps a slow upload alive: its heartbeat moves while rows trickle in, before
   socket.destroy();
   expect(answer).toMatch(/^HTTP\/1\.1 202/);
   expect(answer).toMatch(/"status":"queued"|"status":"running"|"status":"completed"/);
+}, 30_000);
+
+it('answers 409 upload-abandoned, not 202, when the run was failed while its upload came in', async () => {
+  const { port } = new URL(ledger.url);
+  const socket = connect(Number(port), '127.0.0.1');
+  await new Promise((r) => socket.once('connect', r));
+  socket.write(
+    `POST /v1/tenants/acme/reconciliations HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${operator.token}\r\n` +
+      'content-type: text/csv\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n',
+  );
+  const chunk = (s: string) => socket.write(`${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`);
+  chunk('id,reference\r\nREC-1,ref-1\r\n');
+  const sql = ledger.app.get<SqlExecutor>(SQL_EXECUTOR);
+  let failed = 0;
+  for (let i = 0; i < 50 && failed === 0; i++) {
+    await sleep(100);
+    // what the stale-upload check does once the run's lease lapsed (the database unreachable 30 s)
+    failed = (
+      await sql.query(
+        `update ledger_reconciliations set status = 'failed', error = 'the upload was interrupted'
+          where status = 'receiving' returning id`,
+      )
+    ).rows.length;
+  }
+  expect(failed).toBe(1);
+  socket.write('0\r\n\r\n');
+  let answer = '';
+  socket.on('data', (d) => (answer += d));
+  await new Promise((r) => socket.once('close', r));
+  expect(answer).toMatch(/^HTTP\/1\.1 409/);
+  expect(answer).toMatch(/"code":"upload-abandoned"/);
 }, 30_000);

@@ -37,6 +37,7 @@ export class ReconciliationsController {
     'unsupported-media-type',
     'invalid-upload',
     'upload-interrupted',
+    'upload-abandoned',
   )
   async create(
     @Param('tenant') tenant: string,
@@ -67,6 +68,7 @@ export class ReconciliationsController {
     'unsupported-media-type',
     'invalid-upload',
     'upload-interrupted',
+    'upload-abandoned',
   )
   async source(
     @Param('tenant') tenant: string,
