@@ -119,8 +119,7 @@ it('a port in use: one clear line, exit code 1, no database and no admin key cre
 
 it('a request that connects while the ledger boots is answered once it listens (not left hanging)', async () => {
   const port = await freePort();
-  // the first test's directory when it is there: no initdb, but still a second or so of boot
-  const ledger = start({ PORT: String(port), LEDGER_DATA_DIR: join(temp, 'run') });
+  const ledger = start({ PORT: String(port), LEDGER_DATA_DIR: join(temp, 'early') });
   // connect as soon as the port is bound: the application is still being built then
   let early: Promise<Response> | undefined;
   for (let i = 0; i < 2_000 && !early && ledger.child.exitCode === null; i++) {
