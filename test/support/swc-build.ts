@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = process.cwd();
@@ -27,15 +28,35 @@ writeFileSync(join(out, 'package.json'), '{"type":"module"}\\n');
 
 const built = new Set<string>();
 
+/** True while process `pid` exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * Compiles `src/**` with SWC (not type-checked: `npx tsc` does that; well under a second, where a
- * full `tsc` build costs ~15 s of a test's budget) into `node_modules/.cache/<name>`, once per
- * test file and name — each caller its own directory, so parallel test files cannot race one
- * build — and returns that directory. Bare imports there resolve to the root `node_modules`.
+ * full `tsc` build costs ~15 s of a test's budget) into `node_modules/.cache/<name>-<pid>`, once
+ * per test file and name, and returns that directory. The directory is this Jest worker's own:
+ * test files run one after another in a worker, but files in other workers build at the same
+ * time, and a shared directory was emptied under a server another file was starting from it
+ * (ERR_MODULE_NOT_FOUND). Directories of workers that are gone are removed. Bare imports there
+ * resolve to the root `node_modules`.
  */
 export function swcBuild(name: string): string {
-  const out = join(ROOT, 'node_modules/.cache', name);
+  const cache = join(ROOT, 'node_modules/.cache');
+  const out = join(cache, `${name}-${process.pid}`);
   if (!built.has(out)) {
+    for (const entry of existsSync(cache) ? readdirSync(cache) : []) {
+      const pid = Number(entry.slice(name.length + 1));
+      if (entry.startsWith(`${name}-`) && Number.isInteger(pid) && pid > 0 && !alive(pid)) {
+        rmSync(join(cache, entry), { recursive: true, force: true });
+      }
+    }
     execFileSync(process.execPath, ['--input-type=module', '-e', BUILD, ROOT, out], {
       cwd: ROOT,
       stdio: 'inherit',

@@ -1,7 +1,7 @@
 import { swcBuild } from '../../support/swc-build.js';
 
 /**
- * The sources compiled for spawned servers (`node_modules/.cache/ledger-observability-build`, its
+ * The sources compiled for spawned servers (`node_modules/.cache/ledger-observability-build-<pid>`, its
  * own directory, so it cannot race the projector tests' build); `src/main.js` there is the server
  * entry point.
  */

@@ -4,7 +4,7 @@ import { swcBuild } from '../../support/swc-build.js';
 
 /**
  * The projector entry point, `src/projections/projector-main.js`, of the sources compiled into
- * `node_modules/.cache/ledger-projector-build` (see `swcBuild`).
+ * `node_modules/.cache/ledger-projector-build-<pid>` (see `swcBuild`).
  */
 export function buildProjector(): string {
   return join(swcBuild('ledger-projector-build'), 'src/projections/projector-main.js');
