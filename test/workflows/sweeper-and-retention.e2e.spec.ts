@@ -14,10 +14,10 @@ const caughtUp = (l: TestLedger) =>
 const streamTypes = async (l: TestLedger, action: string, subject: string) =>
   (await l.store.read(`operation-acme/erp/${action}/${subject}@1`)).map((e) => e.type);
 
-describe('lease sweeper (PostgreSQL)', () => {
+describe('lease sweeper (PGlite)', () => {
   let ledger: TestLedger;
   beforeAll(async () => {
-    ledger = await startTestLedger('postgres');
+    ledger = await startTestLedger('pglite');
   });
   afterAll(() => ledger.close());
 
@@ -102,7 +102,7 @@ describe('retention', () => {
   let ledger: TestLedger;
   const HOUR = 3_600_000;
   beforeAll(async () => {
-    ledger = await startTestLedger('postgres');
+    ledger = await startTestLedger('pglite');
     for (const [action, afterRetention] of [
       ['ret.keep', 'tombstone'],
       ['ret.refuse', 'refuse'],
