@@ -59,6 +59,19 @@ async function abandon(
   socket.resetAndDestroy();
 }
 
+/** Starts a chunked CSV upload of a destination export on a raw socket; `chunk` sends one chunk. */
+async function chunkedUpload(closeAfter: boolean) {
+  const { port } = new URL(ledger.url);
+  const socket = connect(Number(port), '127.0.0.1');
+  await new Promise((r) => socket.once('connect', r));
+  socket.write(
+    `POST /v1/tenants/acme/reconciliations HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${operator.token}\r\n` +
+      `content-type: text/csv\r\ntransfer-encoding: chunked\r\n${closeAfter ? 'connection: close\r\n' : ''}\r\n`,
+  );
+  const chunk = (s: string) => socket.write(`${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`);
+  return { socket, chunk };
+}
+
 const receiving = async (sql: SqlExecutor) =>
   (await sql.query(`select id from ledger_reconciliations where status = 'receiving'`)).rows.length;
 
@@ -107,14 +120,7 @@ it('puts a run back to awaiting_source when its source upload is abandoned, at o
 });
 
 it('keeps a slow upload alive: its heartbeat moves while rows trickle in, before any batch is written', async () => {
-  const { port } = new URL(ledger.url);
-  const socket = connect(Number(port), '127.0.0.1');
-  await new Promise((r) => socket.once('connect', r));
-  socket.write(
-    `POST /v1/tenants/acme/reconciliations HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${operator.token}\r\n` +
-      'content-type: text/csv\r\ntransfer-encoding: chunked\r\n\r\n',
-  );
-  const chunk = (s: string) => socket.write(`${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`);
+  const { socket, chunk } = await chunkedUpload(false);
   chunk('id,reference\r\n');
   const sql = ledger.app.get<SqlExecutor>(SQL_EXECUTOR);
   const beat = async () =>
@@ -146,14 +152,7 @@ it('keeps a slow upload alive: its heartbeat moves while rows trickle in, before
 }, 30_000);
 
 it('answers 409 upload-abandoned, not 202, when the run was failed while its upload came in', async () => {
-  const { port } = new URL(ledger.url);
-  const socket = connect(Number(port), '127.0.0.1');
-  await new Promise((r) => socket.once('connect', r));
-  socket.write(
-    `POST /v1/tenants/acme/reconciliations HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${operator.token}\r\n` +
-      'content-type: text/csv\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n',
-  );
-  const chunk = (s: string) => socket.write(`${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`);
+  const { socket, chunk } = await chunkedUpload(true);
   chunk('id,reference\r\nREC-1,ref-1\r\n');
   const sql = ledger.app.get<SqlExecutor>(SQL_EXECUTOR);
   let failed = 0;

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { alive } from '../../src/event-store/postgres/data-dir-lock.js';
 
 const ROOT = process.cwd();
 
@@ -27,16 +28,6 @@ writeFileSync(join(out, 'package.json'), '{"type":"module"}\\n');
 `;
 
 const built = new Set<string>();
-
-/** True while process `pid` exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Compiles `src/**` with SWC (not type-checked: `npx tsc` does that; well under a second, where a

@@ -9,7 +9,8 @@ export class DataDirInUseError extends Error {
 /** Name of the lock file inside the data directory: holds the owner's PID. */
 export const LOCK_FILE = 'ledger.pid';
 
-function alive(pid: number): boolean {
+/** True while process `pid` exists (signal 0, POSIX kill(2); EPERM: it exists, owned by another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
