@@ -16,8 +16,6 @@ import { ProblemDetailsFilter } from './common/problem-details.filter.js';
 import { ledgerValidationPipe } from './common/validation.js';
 import type { LedgerConfig } from './config/ledger-config.js';
 import type { EventStore } from './event-store/event-store.port.js';
-import { EventStoreDbEventStore } from './event-store/eventstoredb/eventstoredb-event-store.js';
-import { openReadModelDatabase } from './event-store/eventstoredb/read-model-database.js';
 import { openEventStore } from './event-store/open-event-store.js';
 import { SqlEventStore } from './event-store/sql-event-store.js';
 import type { SqlExecutor } from './event-store/sql-executor.js';
@@ -113,10 +111,15 @@ function configureHttpServer(app: NestExpressApplication, config: LedgerConfig):
  */
 async function sqlOf(store: EventStore, config: LedgerConfig): Promise<SqlExecutor> {
   if (store instanceof SqlEventStore) return store.executor;
-  if (store instanceof EventStoreDbEventStore) {
-    const database = await openReadModelDatabase(config);
-    store.releaseOnClose(() => database.close());
-    return database.executor;
+  if (config.store === 'eventstoredb') {
+    // Loaded only for this store (see openEventStore).
+    const { EventStoreDbEventStore } = await import('./event-store/eventstoredb/eventstoredb-event-store.js');
+    const { openReadModelDatabase } = await import('./event-store/eventstoredb/read-model-database.js');
+    if (store instanceof EventStoreDbEventStore) {
+      const database = await openReadModelDatabase(config);
+      store.releaseOnClose(() => database.close());
+      return database.executor;
+    }
   }
   throw new Error('this event store has no SQL database: pass options.sql for read models and keys');
 }

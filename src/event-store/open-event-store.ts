@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ConfigError, type LedgerConfig } from '../config/ledger-config.js';
 import type { EventStore } from './event-store.port.js';
-import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store.js';
 import { PgliteEventStore } from './postgres/pglite-event-store.js';
 import { PostgresEventStore } from './postgres/postgres-event-store.js';
 
@@ -10,12 +9,14 @@ import { PostgresEventStore } from './postgres/postgres-event-store.js';
  * `poolSize`, statement timeout `storeTimeoutMs`), embedded PGlite in `dataDir` (writes refused
  * below `diskReserveBytes` free; start-up refused on a nearly full volume), or EventStoreDB
  * at `eventStoreConnectionString` (`storeTimeoutMs` per attempt; no schema — its read models live
- * in SQL, opened by createLedgerApp).
+ * in SQL, opened by createLedgerApp). The EventStoreDB client (gRPC) is loaded only for that
+ * store: a ledger on PostgreSQL or PGlite never loads it.
  * @throws EventStoreUnavailableError when it cannot be reached; InsufficientStorageError; ConfigError for an
  *   EventStoreDB connection string the client rejects.
  */
 export async function openEventStore(config: LedgerConfig): Promise<EventStore> {
   if (config.store === 'eventstoredb') {
+    const { EventStoreDbEventStore } = await import('./eventstoredb/eventstoredb-event-store.js');
     return EventStoreDbEventStore.open({
       connectionString: config.eventStoreConnectionString!,
       timeoutMs: config.storeTimeoutMs,

@@ -12,7 +12,6 @@ import type { TenantScope } from '../../src/auth/caller.js';
 import { ROLES, type Role } from '../../src/auth/role.js';
 import type { EventStore } from '../../src/event-store/event-store.port.js';
 import { openEventStore } from '../../src/event-store/open-event-store.js';
-import { EventStoreDbEventStore } from '../../src/event-store/eventstoredb/eventstoredb-event-store.js';
 import { PgliteEventStore } from '../../src/event-store/postgres/pglite-event-store.js';
 import { PgliteExecutor } from '../../src/event-store/postgres/pglite-executor.js';
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
@@ -155,12 +154,12 @@ async function readModelsInSnapshot(
   store: EventStore,
   config: LedgerConfig,
 ): Promise<SqlExecutor | undefined> {
-  if (
-    !(store instanceof EventStoreDbEventStore) ||
-    config.databaseUrl ||
-    !config.dataDir.startsWith('memory://')
-  )
+  if (config.store !== 'eventstoredb' || config.databaseUrl || !config.dataDir.startsWith('memory://'))
     return undefined;
+  // Loaded only for this store, as the app loads it (a ledger on SQL stores never needs gRPC).
+  const { EventStoreDbEventStore } =
+    await import('../../src/event-store/eventstoredb/eventstoredb-event-store.js');
+  if (!(store instanceof EventStoreDbEventStore)) return undefined;
   const db = await newPglite();
   store.releaseOnClose(() => db.close());
   return new PgliteExecutor(db);

@@ -1,5 +1,5 @@
 import type { StoreKind } from '../../../src/config/ledger-config.js';
-import { startEventStoreDbDouble, type EventStoreDbDouble } from './eventstoredb-double.js';
+import type { EventStoreDbDouble } from './eventstoredb-double.js';
 
 /**
  * Running a test file's ledgers on EventStoreDB (through the wire-level double) instead of the
@@ -21,6 +21,12 @@ export function testLedgerStore(requested: StoreKind): StoreKind {
 }
 
 const shared = new Map<string, { double: Promise<EventStoreDbDouble>; users: number }>();
+
+/** The double (gRPC server), loaded only by files that run on it: the other files never load gRPC. */
+async function startEventStoreDbDouble(): Promise<EventStoreDbDouble> {
+  const { startEventStoreDbDouble: start } = await import('./eventstoredb-double.js');
+  return start();
+}
 
 /**
  * A double for one test ledger: ledgers given the same read-model `databaseUrl` are replicas of one
