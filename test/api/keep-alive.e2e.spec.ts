@@ -25,10 +25,15 @@ it('a claim on a connection reused after an idle pause and a 4.5 s stall is answ
   await first.text();
   await new Promise((r) => setTimeout(r, 2500)); // idle, within fetch's reuse window
   stall(4500); // past Node's default idle timeout (5 s + 1 s)
-  const claim = await ledger.client.claim(
-    { tenant: 'acme', source: 'shop', action: 'invoice.sync', subject: 'KA-1' },
-    { n: 1 },
-  );
+  // fetch again (not the test client, which pools its own connections): the pooled connection.
+  const claim = await fetch(`${ledger.url}/v1/claims`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ledger.client.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      key: { tenant: 'acme', source: 'shop', action: 'invoice.sync', subject: 'KA-1' },
+      payload: { n: 1 },
+    }),
+  });
   expect(claim.status).toBe(201);
   const events = await ledger.store.read('operation-acme/shop/invoice.sync/KA-1@1');
   expect(events.map((e) => e.type)).toEqual(['OperationClaimed']);

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../../src/event-store/sql-executor.token.js';
+import { exchange } from '../support/http-client.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 import {
   anyValue,
@@ -144,7 +145,7 @@ const oddPath = fc.oneof(
 interface FuzzRequest {
   readonly route: Route;
   readonly url: string;
-  readonly init: RequestInit;
+  readonly init: { method: string; headers: Record<string, string>; body?: string };
 }
 
 function requestFor(route: Route): fc.Arbitrary<FuzzRequest> {
@@ -221,23 +222,19 @@ function requestFor(route: Route): fc.Arbitrary<FuzzRequest> {
 
 async function send(request: FuzzRequest): Promise<number> {
   sent++;
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), 30_000);
   try {
-    const res = await fetch(request.url, { ...request.init, signal: abort.signal });
-    if (request.route.sse && res.status === 200)
-      abort.abort(); // a live feed: the status is enough
-    else await res.arrayBuffer();
+    // A live feed answered 200 ends at its head: the status is enough.
+    const { status } = await exchange(request.url, request.init, {
+      stopAt: (answered) => request.route.sse && answered === 200,
+      timeoutMs: 30_000,
+    });
     const key = `${request.route.method} ${request.route.path}`;
     const counts = statuses.get(key) ?? new Map<number, number>();
-    counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
+    counts.set(status, (counts.get(status) ?? 0) + 1);
     statuses.set(key, counts);
-    return res.status;
+    return status;
   } catch (error) {
-    if (abort.signal.aborted && request.route.sse) return 200;
     throw new Error(`${request.init.method} ${request.url.slice(0, 200)}: ${String(error)}`);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
