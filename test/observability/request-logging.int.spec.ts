@@ -27,6 +27,14 @@ function appWith(level: 'info' | 'debug') {
   app.post('/v1/operations/:operationId/confirm', (req, res) => void res.status(200).json({ ok: true }));
   app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/boom', (_req, res) => void res.status(503).end());
+  app.get('/leak', () => {
+    throw new Error(`store at postgres://ledger:hunter2@db:5432/x refused ${TOKEN}`);
+  });
+  // As an error filter hands the failure to the request log: on the response.
+  app.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    (res as unknown as { err: Error }).err = err;
+    res.status(500).end();
+  });
   return { app, lines };
 }
 
@@ -71,6 +79,17 @@ describe('requestLogging', () => {
       traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
     });
     expect(lines[0]!.keyId).toBeUndefined();
+  });
+
+  it("logs a 5xx's error scrubbed like every other line: no password, no token secret in message or stack", async () => {
+    const { app, lines } = appWith('info');
+    expect((await request(app).get('/leak')).status).toBe(500);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'error', route: '/leak', status: 500 });
+    expect(lines[0]!.err.stack).toContain('store at postgres://');
+    const out = JSON.stringify(lines);
+    expect(out).not.toContain('hunter2');
+    expect(out).not.toContain('S'.repeat(43));
   });
 
   it('logs 5xx at error, successful probes at debug only, and the body only at debug', async () => {

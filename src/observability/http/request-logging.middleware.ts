@@ -53,6 +53,12 @@ export function requestLogging(logger: Logger): RequestHandler {
   };
   const middleware = pinoHttp({
     logger,
+    // The line's fields are its own (above): the request is never logged whole. pino-http still
+    // binds `req` to a per-request child logger, whose bindings pino serialises at once; the
+    // standard serializer made that the whole header set (redacted) on every request. Without
+    // wrapping, `err` keeps the root logger's scrubbing serializer.
+    wrapSerializers: false,
+    serializers: { req: () => undefined },
     quietReqLogger: true,
     quietResLogger: true,
     customAttributeKeys: { reqId: 'requestId' },
