@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { createAppApiKey } from '../src/auth/create-app-api-key.js';
 import { DEFAULT_CONFIG, type LedgerConfig, type StoreKind } from '../src/config/ledger-config.js';
 import { createLedgerApp } from '../src/create-ledger-app.js';
+import { LISTEN_BACKLOG, reservePort } from '../src/process/reserve-port.js';
 import { percentile } from './harness.js';
 import { createBenchDatabase, type BenchDatabase } from './postgres-bench-db.js';
 import { followEvents } from './projection-lag-sse.js';
@@ -62,7 +63,12 @@ async function measure(
   }
   const app = await createLedgerApp(config, { logger: false });
   try {
-    await app.listen(0, '127.0.0.1');
+    // As src/main.ts listens (a deep accept queue): at rates near capacity the client opens
+    // connections faster than they are accepted, and a full default queue (511) answered them
+    // with resets (ECONNRESET), not with the lag this measures.
+    const reserved = await reservePort('127.0.0.1', 0);
+    await app.listen(reserved.server as never, LISTEN_BACKLOG as never);
+    reserved.handOver(app.getHttpServer());
     const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
     const key = await createAppApiKey(app, {
       tenant: TENANT,
