@@ -185,7 +185,7 @@ export function goalLines(outcomes: readonly TargetOutcome[]): string[] {
     goal('projector cost, 3-request cycle', cost('pg-cycle', 'pg-off-cycle'), 10, '%', true) +
       cpuCost('pg-cycle', 'pg-off-cycle'),
     '- projection lag p99 at 1 000 claims/s and duplicate cost from 10³ to 10⁶ streams: not measured by' +
-      ' `bench:http` (see `npm run bench:projection-lag`; the stream-count sweep is not built yet)',
+      ' `bench:http` (see `npm run bench:projection-lag` and `npm run bench:stream-count`)',
   ];
 }
 
