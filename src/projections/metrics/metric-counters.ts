@@ -70,7 +70,12 @@ export function camel(counter: string): string {
   return counter.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/** Each counter with its camelCase name, worked out once (the projector presents buckets per batch). */
+const PRESENTED: readonly (readonly [string, string])[] = COUNTERS.map((c) => [c, camel(c)]);
+
 /** Counters keyed in camelCase, for JSON answers. */
 export function presentCounters(counters: Partial<Record<string, unknown>>): Record<string, number> {
-  return Object.fromEntries(COUNTERS.map((c) => [camel(c), Number(counters[c] ?? 0)]));
+  const presented: Record<string, number> = {};
+  for (const [counter, name] of PRESENTED) presented[name] = Number(counters[counter] ?? 0);
+  return presented;
 }
