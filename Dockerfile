@@ -6,7 +6,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npx tsc -p tsconfig.build.json && npm run -s build:initdb-dump && npm prune --omit=dev --ignore-scripts
+RUN npx tsc -p tsconfig.build.json && npm run -s build:initdb-template && npm prune --omit=dev --ignore-scripts
 
 # Runtime stage: compiled JavaScript and production dependencies only, as an unprivileged user.
 # Configuration comes from the environment (README "Configuration"); HOST=0.0.0.0 to be reachable.

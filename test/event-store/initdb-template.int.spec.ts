@@ -1,25 +1,29 @@
-// A new embedded data directory starts from the build's dump of a fresh cluster instead of
-// running initdb (issue 11: a first `npm start` after install in under 3 s); a directory that
-// holds a cluster never gets it, and without a dump PGlite runs initdb as before.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// A new embedded data directory starts as a copy of the build's fresh cluster instead of running
+// initdb (issue 11: a first `npm start` after install in under 3 s); a directory that holds a
+// cluster is never overwritten, and without the template PGlite runs initdb as before.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { initdbDumpFor } from '../../src/event-store/postgres/initdb-dump.js';
+import { PGlite } from '@electric-sql/pglite';
+import { seedFromInitdbTemplate } from '../../src/event-store/postgres/initdb-template.js';
 import { openPglite } from '../../src/event-store/postgres/open-pglite.js';
 import { pgliteSnapshot } from '../support/pglite-snapshot.js';
 
 let temp: string;
-let dumpFile: string;
+let template: string;
 beforeAll(async () => {
-  temp = mkdtempSync(join(tmpdir(), 'ledger-initdb-dump-'));
-  // The tests' initdb dump stands in for the build's (the same dumpDataDir of a new cluster).
-  dumpFile = join(temp, 'dump.tar');
-  writeFileSync(dumpFile, Buffer.from(await (await pgliteSnapshot()).arrayBuffer()));
+  temp = mkdtempSync(join(tmpdir(), 'ledger-initdb-template-'));
+  // A fresh cluster closed cleanly, as the build's writeInitdbTemplate leaves one (restored from
+  // the tests' initdb dump: no second initdb here).
+  template = join(temp, 'template');
+  const db = new PGlite({ dataDir: template, loadDataDir: await pgliteSnapshot() });
+  await db.waitReady;
+  await db.close();
 }, 60_000);
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-async function systemIdentifier(dataDir: string, file: string): Promise<string> {
-  const opened = await openPglite({ dataDir, initdbDumpFile: file });
+async function systemIdentifier(dataDir: string, from: string): Promise<string> {
+  const opened = await openPglite({ dataDir, initdbTemplate: from });
   try {
     const { rows } = await opened.executor.query<{ id: string }>(
       'select system_identifier::text as id from pg_control_system()',
@@ -30,18 +34,19 @@ async function systemIdentifier(dataDir: string, file: string): Promise<string> 
   }
 }
 
-it('two new directories restored from one dump are that cluster; an existing one keeps its own', async () => {
-  const a = join(temp, 'a');
-  const b = join(temp, 'b');
-  const first = await systemIdentifier(a, dumpFile);
+it('two new directories copied from the template are that cluster; an existing one keeps its own', async () => {
+  const first = await systemIdentifier(join(temp, 'a'), template);
   // initdb would have given each cluster its own random identifier
-  expect(await systemIdentifier(b, dumpFile)).toBe(first);
-  expect(initdbDumpFor(a, dumpFile)).toBeUndefined(); // a holds a cluster now
-  expect(await systemIdentifier(a, dumpFile)).toBe(first);
+  expect(await systemIdentifier(join(temp, 'b'), template)).toBe(first);
+  // the ledger's own files are not in the template (the lock is released on close)
+  expect(existsSync(join(template, 'ledger.pid'))).toBe(false);
+  expect(seedFromInitdbTemplate(join(temp, 'a'), template)).toBe(false); // holds a cluster now
+  expect(await systemIdentifier(join(temp, 'a'), template)).toBe(first);
 }, 60_000);
 
-it('gives a new directory the dump only when the file is there', () => {
-  const fresh = join(temp, 'fresh');
-  expect(initdbDumpFor(fresh, join(temp, 'missing.tar'))).toBeUndefined();
-  expect(initdbDumpFor(fresh, dumpFile)).toBeInstanceOf(Blob);
+it('copies only into a new directory, and only when the template is there', () => {
+  expect(seedFromInitdbTemplate(join(temp, 'c'), join(temp, 'missing'))).toBe(false);
+  expect(existsSync(join(temp, 'c', 'PG_VERSION'))).toBe(false);
+  expect(seedFromInitdbTemplate(join(temp, 'c'), template)).toBe(true);
+  expect(existsSync(join(temp, 'c', 'PG_VERSION'))).toBe(true);
 });

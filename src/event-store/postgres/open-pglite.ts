@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.js';
-import { initdbDumpFile, initdbDumpFor } from './initdb-dump.js';
+import { initdbTemplateDir, seedFromInitdbTemplate } from './initdb-template.js';
 import { assertRoomToOpen, DEFAULT_DISK_RESERVE_BYTES } from './free-space.js';
 import { PgliteExecutor, type StorageLog } from './pglite-executor.js';
 import { assertNoIncompleteRestore } from './restore-marker.js';
@@ -20,8 +20,8 @@ export interface OpenPgliteOptions {
   readonly diskReserveBytes?: number;
   /** Where storage transitions are reported (refusing writes, stopped, reopened). */
   readonly log?: StorageLog;
-  /** The initdb dump a new directory starts from when present; default {@link initdbDumpFile}. */
-  readonly initdbDumpFile?: string;
+  /** The fresh cluster a new directory is copied from when present; default {@link initdbTemplateDir}. */
+  readonly initdbTemplate?: string;
 }
 
 /** An opened embedded database and how to release it. */
@@ -38,7 +38,7 @@ export interface OpenedPglite {
  * reopened by itself once there is room (docs/production.md "Disk space"); and it checkpoints
  * whenever 64 MiB of WAL accumulated ({@link WalCheckpoints}: PGlite has no checkpointer).
  * A directory a restore was killed in the middle of is refused (`restore-in-progress`). A new
- * directory starts from the build's dump of a fresh cluster when it has one (`initdbDumpFor`).
+ * directory starts as a copy of the build's fresh cluster when it has one (`seedFromInitdbTemplate`).
  * @throws InsufficientStorageError (one line naming the free space needed); DataDirInUseError;
  *   IncompleteRestoreError; the PGlite start-up error.
  */
@@ -56,12 +56,11 @@ export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPgli
   let db: PGlite | undefined;
   try {
     assertNoIncompleteRestore(dataDir);
-    // One options object: PGlite ignores the second argument when the first is not a string. A
-    // new directory starts from the build's initdb dump when there is one (see initdb-dump.ts).
-    db = new PGlite({
-      dataDir,
-      loadDataDir: options.loadDataDir ?? initdbDumpFor(dataDir, options.initdbDumpFile ?? initdbDumpFile()),
-    });
+    // A new directory starts as a copy of the build's fresh cluster when there is one (see
+    // initdb-template.ts); a dump to load, when given, is what it starts from instead.
+    if (!options.loadDataDir) seedFromInitdbTemplate(dataDir, options.initdbTemplate ?? initdbTemplateDir());
+    // One options object: PGlite ignores the second argument when the first is not a string.
+    db = new PGlite({ dataDir, loadDataDir: options.loadDataDir });
     await db.waitReady;
     const guard = new StorageGuard({ dataDir, reserveBytes });
     await guard.start();
