@@ -1,7 +1,7 @@
 // A new embedded data directory starts as a copy of the build's fresh cluster instead of running
 // initdb (issue 11: a first `npm start` after install in under 3 s); a directory that holds a
 // cluster is never overwritten, and without the template PGlite runs initdb as before.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -50,3 +50,14 @@ it('copies only into a new directory, and only when the template is there', () =
   expect(seedFromInitdbTemplate(join(temp, 'c'), template)).toBe(true);
   expect(existsSync(join(temp, 'c', 'PG_VERSION'))).toBe(true);
 });
+
+it('copies again over what a copy cut short left (PG_VERSION is written last)', async () => {
+  const cut = join(temp, 'cut');
+  mkdirSync(join(cut, 'global'), { recursive: true });
+  writeFileSync(join(cut, 'global', 'pg_control'), 'half-written');
+  expect(seedFromInitdbTemplate(cut, template)).toBe(true);
+  expect(readFileSync(join(cut, 'global', 'pg_control'))).toEqual(
+    readFileSync(join(template, 'global', 'pg_control')),
+  );
+  expect(await systemIdentifier(cut, template)).toBe(await systemIdentifier(join(temp, 'b2'), template));
+}, 60_000);

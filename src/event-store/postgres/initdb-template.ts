@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,11 +49,16 @@ export async function writeInitdbTemplate(dir: string = initdbTemplateDir()): Pr
 /**
  * Makes a NEW data directory (no `PG_VERSION` yet) a fresh cluster by copying
  * {@link initdbTemplateDir} into it, when the build wrote one for the installed PGlite. A
- * directory that holds a cluster is left alone.
+ * directory that holds a cluster is left alone; one a cut-short copy left behind (no
+ * `PG_VERSION`) is copied into again, overwriting.
  * @returns whether it copied. @throws the file-system error of the copy.
  */
 export function seedFromInitdbTemplate(dataDir: string, template: string = initdbTemplateDir()): boolean {
   if (existsSync(join(dataDir, 'PG_VERSION')) || !existsSync(join(template, 'PG_VERSION'))) return false;
-  cpSync(template, dataDir, { recursive: true, force: false, errorOnExist: false });
+  // PG_VERSION, what marks a cluster, goes last: a copy cut short (kill -9) leaves a directory
+  // without it, which the next start copies into again, over whatever half-written files it left.
+  const marker = join(template, 'PG_VERSION');
+  cpSync(template, dataDir, { recursive: true, force: true, filter: (source) => source !== marker });
+  copyFileSync(marker, join(dataDir, 'PG_VERSION'));
   return true;
 }
