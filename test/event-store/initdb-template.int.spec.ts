@@ -5,20 +5,25 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { seedFromInitdbTemplate } from '../../src/event-store/postgres/initdb-template.js';
+import {
+  seedFromInitdbTemplate,
+  writeInitdbTemplate,
+} from '../../src/event-store/postgres/initdb-template.js';
 import { openPglite } from '../../src/event-store/postgres/open-pglite.js';
+import { PgliteExecutor } from '../../src/event-store/postgres/pglite-executor.js';
+import { installLedgerSchemas } from '../../src/ledger-schemas.js';
 import { pgliteSnapshot } from '../support/pglite-snapshot.js';
 
 let temp: string;
 let template: string;
 beforeAll(async () => {
   temp = mkdtempSync(join(tmpdir(), 'ledger-initdb-template-'));
-  // A fresh cluster closed cleanly, as the build's writeInitdbTemplate leaves one (restored from
-  // the tests' initdb dump: no second initdb here).
-  template = join(temp, 'template');
-  const db = new PGlite({ dataDir: template, loadDataDir: await pgliteSnapshot() });
-  await db.waitReady;
-  await db.close();
+  // As the build writes it (src/cli/build-initdb-template.ts), from the tests' initdb dump: no
+  // second initdb here.
+  template = await writeInitdbTemplate(join(temp, 'template'), {
+    from: await pgliteSnapshot(),
+    prepare: installLedgerSchemas,
+  });
 }, 60_000);
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
@@ -60,4 +65,20 @@ it('copies again over what a copy cut short left (PG_VERSION is written last)', 
     readFileSync(join(template, 'global', 'pg_control')),
   );
   expect(await systemIdentifier(cut, template)).toBe(await systemIdentifier(join(temp, 'b2'), template));
+}, 60_000);
+
+it('holds every ledger schema: a store opened on a copy applies no migration', async () => {
+  const opened = await openPglite({ dataDir: join(temp, 'schemas'), initdbTemplate: template });
+  try {
+    expect(await installLedgerSchemas(opened.executor)).toEqual([]);
+  } finally {
+    await opened.close();
+  }
+  const fresh = new PGlite({ loadDataDir: await pgliteSnapshot() });
+  try {
+    // what a first start on a cluster without them applies
+    expect((await installLedgerSchemas(new PgliteExecutor(fresh))).length).toBeGreaterThan(10);
+  } finally {
+    await fresh.close();
+  }
 }, 60_000);
