@@ -28,7 +28,7 @@ export interface HttpBenchOptions {
   /** Keep the temporary directory with the servers' logs (and PGlite data) after a good run. */
   readonly keepLogs: boolean;
   /**
-   * Entry point (`…/dist/src/main.js`) of a second ledger build, or null: every ledger target
+   * Entry point (`…/dist/server/main.js`) of a second ledger build, or null: every ledger target
    * then also runs on it as `<id>.a`, in the same interleaved rounds (A/B of a change).
    */
   readonly ledgerA: string | null;
@@ -51,7 +51,7 @@ export const HTTP_BENCH_USAGE = `npm run bench:http -- [flags]
   --no-record           print only
   --keep-logs           keep the servers' logs (printed path) after a successful run too
   --ledger-a MAIN       A/B: also run every selected ledger target on this build's entry point
-                        (e.g. /path/a/dist/src/main.js), as target <id>.a in the same rounds
+                        (e.g. /path/a/dist/server/main.js), as target <id>.a in the same rounds
   --help                this text`;
 
 const DEFAULT_RESULTS = fileURLToPath(new URL('../../../bench/RESULTS.md', import.meta.url));

@@ -4,8 +4,8 @@ import { generateToken } from '../../src/auth/api-key-token.js';
 import { createBenchDatabase, type BenchDatabase } from '../postgres-bench-db.js';
 import { startServer, type ServerProcess } from './server-process.js';
 
-/** The server's entry point as `npm start` runs it (`node dist/src/main.js`). */
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+/** The server's entry point as `npm start` runs it (`node dist/server/main.js`, the bundle). */
+const MAIN = fileURLToPath(new URL('../../server/main.js', import.meta.url));
 
 /** How one ledger server of the benchmark is configured. */
 export interface LedgerServerSpec {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import {
+  initdbTemplateDir,
   seedFromInitdbTemplate,
   writeInitdbTemplate,
 } from '../../src/event-store/postgres/initdb-template.js';
@@ -82,3 +83,12 @@ it('holds every ledger schema: a store opened on a copy applies no migration', a
     await fresh.close();
   }
 }, 60_000);
+
+it('is found in the build directory by the compiled modules and by the server bundle alike', () => {
+  const at = (from: string) => initdbTemplateDir('9.9.9', from);
+  expect(at('/app/dist/src/event-store/postgres')).toBe('/app/dist/pglite-9.9.9-initdb');
+  expect(at('/app/dist/server')).toBe('/app/dist/pglite-9.9.9-initdb');
+  expect(at('/app/dist/src/cli')).toBe('/app/dist/pglite-9.9.9-initdb');
+  // beside the sources: none there
+  expect(at('/repo/src/event-store/postgres')).toBe('/repo/src/event-store/postgres/pglite-9.9.9-initdb');
+});

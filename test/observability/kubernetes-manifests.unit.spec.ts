@@ -99,7 +99,7 @@ describe('Kubernetes manifests', () => {
       'node',
       '--import',
       './dist/src/observability/tracing/register-tracing.js',
-      'dist/src/main.js',
+      'dist/server/main.js',
     ]);
     expect(readFileSync('src/observability/tracing/register-tracing.ts', 'utf8')).toContain('tracingEnabled');
   });

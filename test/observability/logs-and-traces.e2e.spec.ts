@@ -1,4 +1,5 @@
-// A spawned server (stdout not a terminal, tracing preload on, PostgreSQL store): every line it
+// A spawned server bundle, as `npm start` and the image run it (stdout not a terminal, tracing
+// preload on, PostgreSQL store): every line it
 // writes is JSON, no token ever appears in its output, each request has one line with its route
 // template, status, duration, key id and trace id, X-Request-Id is echoed, and the OTLP exporter
 // ships the request's trace (continuing the worker's traceparent) to the collector. The claim's
@@ -174,5 +175,11 @@ describe('traces', () => {
   it('reach the OTLP collector, continuing the worker trace', () => {
     expect(exported.length).toBeGreaterThan(0);
     expect(exported.some((body) => body.includes(Buffer.from(TRACE_ID, 'hex')))).toBe(true);
+    // The server bundle leaves express and pg to node_modules, where the preload's hooks patch
+    // them; the ledger's own spans use the one OpenTelemetry API outside the bundle.
+    const all = Buffer.concat(exported);
+    for (const scope of ['@opentelemetry/instrumentation-express', '@opentelemetry/instrumentation-pg'])
+      expect(all.includes(Buffer.from(scope))).toBe(true);
+    expect(all.includes(Buffer.from('ledger.command'))).toBe(true);
   });
 });

@@ -6,11 +6,12 @@ import { buildUnlessFresh } from '../support/build-unless-fresh.js';
 export const ROOT = process.cwd();
 
 /**
- * Makes sure `dist/` (what `npm start` runs; `npm ci` builds it through `prepare`) is built from
- * the current sources: runs `npm run build` only when a source file is newer than the build.
+ * Makes sure `dist/` (what `npm start` runs: the server bundle dist/server/main.js, written last
+ * but for the initdb template; `npm ci` builds it through `prepare`) is built from the current
+ * sources: runs `npm run build` only when a source file is newer than the bundle.
  */
 export function ensureBuilt(): void {
-  buildUnlessFresh(ROOT, 'dist/src/main.js', ['src'], ['run', 'build', '--silent']);
+  buildUnlessFresh(ROOT, 'dist/server/main.js', ['src', 'scripts'], ['run', 'build', '--silent']);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PgliteExecutor } from './pglite-executor.js';
@@ -17,12 +17,19 @@ export function pgliteVersion(): string {
 }
 
 /**
- * Where the build keeps a freshly initialised, empty cluster for PGlite `version`: a data
- * directory next to this module (`dist/src/event-store/postgres/` in the build; absent beside
- * the sources).
+ * Where the build keeps a freshly initialised cluster for PGlite `version`: `pglite-<version>-initdb`
+ * in the build's `dist/` directory — the nearest ancestor of `from` (this module's directory by
+ * default) named `dist`, so that the compiled modules (`dist/src/…`) and the server bundle
+ * (`dist/server/`) find the same one. Beside the sources (no `dist` ancestor) it is `from` itself,
+ * where there is none.
  */
-export function initdbTemplateDir(version: string = pgliteVersion()): string {
-  return join(dirname(fileURLToPath(import.meta.url)), `pglite-${version}-initdb`);
+export function initdbTemplateDir(
+  version: string = pgliteVersion(),
+  from: string = dirname(fileURLToPath(import.meta.url)),
+): string {
+  let dist = from;
+  while (basename(dist) !== 'dist' && dirname(dist) !== dist) dist = dirname(dist);
+  return join(basename(dist) === 'dist' ? dist : from, `pglite-${version}-initdb`);
 }
 
 /** Options of {@link writeInitdbTemplate}. */

@@ -2,10 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSources } from './build-sources.js';
-import { freePort } from '../../process/start-command.js';
+import { ensureBuilt, freePort } from '../../process/start-command.js';
 
-/** A ledger server started as `node --import register-tracing.js main.js`, the way the image runs it. */
+/**
+ * A ledger server started as `node --import …/register-tracing.js dist/server/main.js`, the way
+ * `npm start` and the image run it: the build's server bundle.
+ */
 export interface SpawnedLedger {
   readonly url: string;
   readonly child: ChildProcess;
@@ -17,17 +19,17 @@ export interface SpawnedLedger {
 }
 
 /**
- * Builds the sources (SWC) and spawns the server with stdout and stderr piped — not a terminal,
+ * Builds `dist/` unless it is fresh, and spawns the server bundle with stdout and stderr piped — not a terminal,
  * as under a container runtime — on a free loopback port below the ephemeral range, with `env` added to the
  * environment (NODE_OPTIONS cleared, LEDGER_DATA_DIR in a new temporary directory). Resolves once
  * it logged that it listens; rejects if it exits first.
  */
 export async function spawnLedger(env: Record<string, string>): Promise<SpawnedLedger> {
-  const build = buildSources();
+  ensureBuilt();
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', join(build, 'src/observability/tracing/register-tracing.js'), join(build, 'src/main.js')],
+    ['--import', './dist/src/observability/tracing/register-tracing.js', 'dist/server/main.js'],
     {
       cwd: process.cwd(),
       env: {

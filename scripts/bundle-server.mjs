@@ -1,0 +1,63 @@
+// `npm run build:bundle` (part of `npm run build`): bundles the compiled server, dist/src/main.js,
+// into dist/server/main.js, which `npm start` and the container image run. A start spent ≈ 1.4 s of
+// its ≈ 2.5 s loading some 1 400 ES modules one by one (resolution, file reads, compilation);
+// the bundle is one file plus lazily loaded chunks (docs/decisions.md "The server starts from a
+// bundle"). dist/src stays the unbundled build that tools and tests import.
+//
+// Left outside the bundle, loaded from node_modules as before:
+// - what OpenTelemetry's preload patches when tracing is on (express and its router, pg, the
+//   OpenTelemetry packages themselves: one copy of the API's global registry);
+// - packages that find their own files on disk (PGlite's wasm and data, swagger-ui-dist's assets,
+//   pino's transports in worker threads) or load native or optional modules (the EventStoreDB
+//   client and gRPC, loaded only for that store; Nest's optional transports);
+// - every package not installed (Nest's optional peers), which Nest requires inside try/catch.
+import { build } from 'esbuild';
+
+const external = [
+  '@electric-sql/pglite',
+  '@eventstore/db-client',
+  '@grpc/grpc-js',
+  '@opentelemetry/*',
+  'express',
+  'router',
+  'pg',
+  'pg-native',
+  'pino',
+  'pino-http',
+  'pino-pretty',
+  'swagger-ui-dist',
+  '@nestjs/microservices',
+  '@nestjs/microservices/*',
+  '@nestjs/websockets',
+  '@nestjs/websockets/*',
+  '@nestjs/platform-fastify',
+  '@fastify/static',
+  'class-transformer',
+  'class-transformer/*',
+  'class-validator',
+  'reflect-metadata',
+];
+
+await build({
+  entryPoints: { main: 'dist/src/main.js' },
+  outdir: 'dist/server',
+  bundle: true,
+  splitting: true, // dynamic imports (the EventStoreDB store) stay separate, loaded when used
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  keepNames: true, // Nest names providers, modules and log contexts by their class names
+  sourcemap: true,
+  external,
+  // Every output file first loads reflect-metadata (its global Reflect.metadata API must exist
+  // before any decorator runs; a shared chunk is evaluated before the entry's own imports), and
+  // CommonJS packages inside an ES-module bundle call require(): give them one.
+  banner: {
+    js: [
+      "import 'reflect-metadata';",
+      "import { createRequire as __ledgerRequire } from 'node:module';",
+      'const require = __ledgerRequire(import.meta.url);',
+    ].join(' '),
+  },
+  logLevel: 'warning',
+});
