@@ -9,9 +9,9 @@ module.exports = {
       name: 'ledger-is-pure',
       comment: 'src/ledger imports nothing from Nest, pg, PGlite, the event store or HTTP code',
       severity: 'error',
-      from: { path: '^src/ledger' },
+      from: { path: '^src/ledger/' },
       to: {
-        pathNot: ['^src/ledger', '^node_modules/(canonicalize|uuid)/', '^(node:)?(crypto|buffer)$'],
+        pathNot: ['^src/ledger/', '^node_modules/(canonicalize|uuid)/', '^(node:)?(crypto|buffer)$'],
       },
     },
     {
