@@ -10,6 +10,9 @@
 // - packages that find their own files on disk (PGlite's wasm and data, swagger-ui-dist's assets,
 //   pino's transports in worker threads) or load native or optional modules (the EventStoreDB
 //   client and gRPC, loaded only for that store; Nest's optional transports);
+// - class-validator and class-transformer: Nest's pipes load them as optional packages (bundled,
+//   `plainToInstance` was not found), and the DTOs' decorators must use that same copy;
+// - reflect-metadata, which the banner imports first in every output file;
 // - every package not installed (Nest's optional peers), which Nest requires inside try/catch.
 import { build } from 'esbuild';
 
