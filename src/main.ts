@@ -1,77 +1,33 @@
-import { Logger } from '@nestjs/common';
-import type { AddressInfo } from 'node:net';
-import { announceBootstrap } from './auth/announce-bootstrap.js';
-import { bootstrapAdminKey } from './auth/bootstrap-admin-key.js';
-import type { SqlExecutor } from './event-store/sql-executor.js';
-import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
-import { ConfigError, loadConfig } from './config/ledger-config.js';
-import { createLedgerApp } from './create-ledger-app.js';
-import { ledgerNestLogger } from './observability/index.js';
-import { ChangeHub } from './projections/subscriptions/change-hub.js';
-import { InsufficientStorageError } from './event-store/postgres/free-space.js';
-import { IncompleteRestoreError } from './event-store/postgres/restore-marker.js';
-import { LISTEN_BACKLOG, PortUnavailableError, reservePort } from './process/reserve-port.js';
-import { stopOnSignals } from './process/stop-on-signals.js';
+import { loadConfig } from './config/ledger-config.js';
+import { seedAhead } from './event-store/postgres/early-seed.js';
+import { reservePort } from './process/reserve-port.js';
+import type { EarlyStart } from './run-ledger.js';
 
 /**
- * Starts the ledger from environment configuration (README "Configuration"). It binds the port
- * first: when the port is taken it says so in one line and exits 1 before creating anything; so
- * does a nearly full volume under the embedded store (naming the free space it needs).
- * With auth enabled, the first run creates an admin key and shows it once — on stdout when that
- * is a terminal, else in a 0600 file in the data directory whose path is logged — or installs
- * LEDGER_ADMIN_TOKEN (README "Security"); with LEDGER_AUTH=disabled it warns loudly and listens
- * on loopback only. SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it gracefully (exit code 0).
+ * The server's entry point (README "Configuration"; `npm start` runs its bundle). Before the
+ * application's modules load (≈ 1 s of the main thread) it binds the port — when that fails, the
+ * error is reported and nothing is created — and, on a first start of the embedded store, locks
+ * the new data directory and starts copying the initdb template into it on the thread pool
+ * (`seedAhead`), so the copy and the loading overlap. Everything else, and the reporting of any
+ * failure, is `runLedger`'s.
  */
-async function main(): Promise<void> {
-  Logger.overrideLogger(ledgerNestLogger()); // JSON lines from the first message on
-  const logger = new Logger('Ledger');
+async function early(): Promise<EarlyStart> {
   let config;
   try {
     config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      logger.error(`configuration error: ${err.message}`);
-      process.exit(2);
-    }
-    throw err;
+  } catch {
+    return {}; // runLedger loads it again and reports the error
   }
-  const reserved = await reservePort(config.host, config.port);
-  const app = await createLedgerApp(config);
-  stopOnSignals(app, logger, config.shutdownGraceMs, { endStreams: () => app.get(ChangeHub).closeAll() });
-  if (config.auth === 'enabled') {
-    announceBootstrap(
-      await bootstrapAdminKey(app.get<SqlExecutor>(SQL_EXECUTOR), config),
-      logger,
-      undefined,
-      {
-        interactive: process.stdout.isTTY === true,
-        dataDir: config.dataDir,
-      },
-    );
+  try {
+    const reserved = await reservePort(config.host, config.port);
+    if (config.store === 'pglite' && !config.dataDir.startsWith('memory://'))
+      seedAhead({ dataDir: config.dataDir, diskReserveBytes: config.diskReserveBytes });
+    return { config, reserved };
+  } catch (portError) {
+    return { config, portError };
   }
-  // Node's server.listen(handle): the HTTP server takes over the socket bound above, then serves
-  // the connections that arrived while the application was being built.
-  await app.listen(reserved.server as never, LISTEN_BACKLOG as never);
-  reserved.handOver(app.getHttpServer());
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  const where =
-    config.store === 'pglite'
-      ? `embedded PGlite in ${config.dataDir}`
-      : config.store === 'eventstoredb'
-        ? 'EventStoreDB'
-        : 'PostgreSQL';
-  logger.log(`listening on http://${config.host}:${port} (store: ${where}); API docs at /docs`);
 }
 
-main().catch((err: unknown) => {
-  const logger = new Logger('Ledger');
-  // Refusals an operator fixes outside the ledger: one line, no stack.
-  if (
-    err instanceof PortUnavailableError ||
-    err instanceof InsufficientStorageError ||
-    err instanceof IncompleteRestoreError
-  )
-    logger.error(err.message);
-  else logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
-  process.exit(1);
-});
+const started = await early();
+const { runLedger } = await import('./run-ledger.js');
+runLedger(started);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { initdbTemplateDir, writeInitdbTemplate } from '../event-store/postgres/initdb-template.js';
+import { initdbTemplateDir } from '../event-store/postgres/initdb-template.js';
+import { writeInitdbTemplate } from '../event-store/postgres/write-initdb-template.js';
 import { installLedgerSchemas } from '../ledger-schemas.js';
 
 /**

@@ -4,12 +4,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  initdbTemplateDir,
-  seedFromInitdbTemplate,
-  writeInitdbTemplate,
-} from '../../src/event-store/postgres/initdb-template.js';
+import { initdbTemplateDir, seedFromInitdbTemplate } from '../../src/event-store/postgres/initdb-template.js';
+import { writeInitdbTemplate } from '../../src/event-store/postgres/write-initdb-template.js';
+import { DataDirInUseError } from '../../src/event-store/postgres/data-dir-lock.js';
+import { seedAhead, takeSeedAhead } from '../../src/event-store/postgres/early-seed.js';
 import { openPglite } from '../../src/event-store/postgres/open-pglite.js';
+import { IncompleteRestoreError, RESTORE_MARKER } from '../../src/event-store/postgres/restore-marker.js';
 import { installLedgerSchemas } from '../../src/ledger-schemas.js';
 import { pgliteSnapshot } from '../support/pglite-snapshot.js';
 
@@ -44,14 +44,14 @@ it('two new directories copied from the template are that cluster; an existing o
   expect(await systemIdentifier(join(temp, 'b'), template)).toBe(first);
   // the ledger's own files are not in the template (the lock is released on close)
   expect(existsSync(join(template, 'ledger.pid'))).toBe(false);
-  expect(seedFromInitdbTemplate(join(temp, 'a'), template)).toBe(false); // holds a cluster now
+  expect(await seedFromInitdbTemplate(join(temp, 'a'), template)).toBe(false); // holds a cluster now
   expect(await systemIdentifier(join(temp, 'a'), template)).toBe(first);
 }, 60_000);
 
-it('copies only into a new directory, and only when the template is there', () => {
-  expect(seedFromInitdbTemplate(join(temp, 'c'), join(temp, 'missing'))).toBe(false);
+it('copies only into a new directory, and only when the template is there', async () => {
+  expect(await seedFromInitdbTemplate(join(temp, 'c'), join(temp, 'missing'))).toBe(false);
   expect(existsSync(join(temp, 'c', 'PG_VERSION'))).toBe(false);
-  expect(seedFromInitdbTemplate(join(temp, 'c'), template)).toBe(true);
+  expect(await seedFromInitdbTemplate(join(temp, 'c'), template)).toBe(true);
   expect(existsSync(join(temp, 'c', 'PG_VERSION'))).toBe(true);
 });
 
@@ -59,7 +59,7 @@ it('copies again over what a copy cut short left (PG_VERSION is written last)', 
   const cut = join(temp, 'cut');
   mkdirSync(join(cut, 'global'), { recursive: true });
   writeFileSync(join(cut, 'global', 'pg_control'), 'half-written');
-  expect(seedFromInitdbTemplate(cut, template)).toBe(true);
+  expect(await seedFromInitdbTemplate(cut, template)).toBe(true);
   expect(readFileSync(join(cut, 'global', 'pg_control'))).toEqual(
     readFileSync(join(template, 'global', 'pg_control')),
   );
@@ -82,4 +82,45 @@ it('is found in the build directory by the compiled modules and by the server bu
   expect(at('/app/dist/src/cli')).toBe('/app/dist/pglite-9.9.9-initdb');
   // beside the sources: none there
   expect(at('/repo/src/event-store/postgres')).toBe('/repo/src/event-store/postgres/pglite-9.9.9-initdb');
+});
+
+describe('seeded ahead (main.ts starts the copy before the modules load)', () => {
+  it('openPglite takes over the lock and the copy: one cluster, the lock released on close', async () => {
+    const dir = join(temp, 'ahead');
+    seedAhead({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
+    expect(readFileSync(join(dir, 'ledger.pid'), 'utf8')).toBe(String(process.pid)); // locked at once
+    const opened = await openPglite({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
+    try {
+      expect(await installLedgerSchemas(opened.executor)).toEqual([]); // the template's cluster
+    } finally {
+      await opened.close();
+    }
+    expect(existsSync(join(dir, 'ledger.pid'))).toBe(false);
+    expect(takeSeedAhead(dir)).toBeUndefined(); // handed over once
+  }, 60_000);
+
+  it('leaves a directory another live process holds alone, and openPglite refuses it', async () => {
+    const dir = join(temp, 'held');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'ledger.pid'), '1'); // init: alive
+    seedAhead({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
+    expect(takeSeedAhead(dir)).toBeUndefined();
+    expect(existsSync(join(dir, 'base'))).toBe(false); // nothing copied
+    await expect(openPglite({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template })).rejects.toThrow(
+      DataDirInUseError,
+    );
+  });
+
+  it('copies nothing into a directory a restore was cut short in, and lets openPglite say so', async () => {
+    const dir = join(temp, 'restoring');
+    mkdirSync(dir);
+    writeFileSync(join(dir, RESTORE_MARKER), '');
+    seedAhead({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
+    expect(takeSeedAhead(dir)).toBeUndefined();
+    expect(existsSync(join(dir, 'ledger.pid'))).toBe(false); // its lock released
+    await expect(openPglite({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template })).rejects.toThrow(
+      IncompleteRestoreError,
+    );
+    expect(existsSync(join(dir, 'base'))).toBe(false);
+  });
 });

@@ -1,9 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { PgliteExecutor } from './pglite-executor.js';
 
 /**
  * The installed PGlite's version (its package.json, found from its entry point: the package
@@ -32,67 +31,45 @@ export function initdbTemplateDir(
   return join(basename(dist) === 'dist' ? dist : from, `pglite-${version}-initdb`);
 }
 
-/** Options of {@link writeInitdbTemplate}. */
-export interface WriteInitdbTemplateOptions {
-  /** Run on the new cluster before it is closed (the build installs every ledger schema). */
-  readonly prepare?: (executor: PgliteExecutor) => Promise<unknown>;
-  /** A PGlite dump to start from instead of running initdb (tests). */
-  readonly from?: Blob | File;
-}
-
-/**
- * Writes {@link initdbTemplateDir}: PGlite's initdb into a new directory, then `prepare` (the
- * build installs every schema of the ledger: see src/cli/build-initdb-template.ts), closed
- * cleanly. Run once by `npm run build` (when the directory is missing), so that a first start
- * copies it (≈ 0.15 s) instead of running initdb in WebAssembly (2.5–4.5 s of CPU) and then
- * every migration (≈ 0.35 s). Built under a temporary name and renamed into place.
- * @returns the directory. @throws the PGlite, `prepare` or file-system error.
- */
-export async function writeInitdbTemplate(
-  dir: string = initdbTemplateDir(),
-  options: WriteInitdbTemplateOptions = {},
-): Promise<string> {
-  const partial = `${dir}.${process.pid}.partial`;
-  rmSync(partial, { recursive: true, force: true });
-  const db = new PGlite({ dataDir: partial, loadDataDir: options.from });
-  try {
-    await db.waitReady;
-    await options.prepare?.(new PgliteExecutor(db));
-  } finally {
-    await db.close();
-  }
-  renameSync(partial, dir);
-  return dir;
-}
-
 /**
  * Makes a NEW data directory (no `PG_VERSION` yet) a fresh cluster by copying
  * {@link initdbTemplateDir} into it, when the build wrote one for the installed PGlite. A
  * directory that holds a cluster is left alone; one a cut-short copy left behind (no
- * `PG_VERSION`) is copied into again, overwriting.
- * @returns whether it copied. @throws the file-system error of the copy.
+ * `PG_VERSION`) is copied into again, overwriting. `PG_VERSION`, what marks a cluster, goes last.
+ * The files are copied a few at a time by libuv's thread pool, so the main thread goes on: a
+ * start runs it while the application's modules load (see early-seed.ts). A plain walk: Node
+ * 20's `cpSync` spent ≈ 0.3 s more on the template's ≈ 1 000 files in checks this copy does not
+ * need (no links, no devices).
+ * @returns whether it copied. @throws (rejects with) the file-system error of the copy.
  */
-export function seedFromInitdbTemplate(dataDir: string, template: string = initdbTemplateDir()): boolean {
+export async function seedFromInitdbTemplate(
+  dataDir: string,
+  template: string = initdbTemplateDir(),
+): Promise<boolean> {
   if (existsSync(join(dataDir, 'PG_VERSION')) || !existsSync(join(template, 'PG_VERSION'))) return false;
-  // PG_VERSION, what marks a cluster, goes last: a copy cut short (kill -9) leaves a directory
-  // without it, which the next start copies into again, over whatever half-written files it left.
   const marker = join(template, 'PG_VERSION');
-  copyTree(template, dataDir, marker);
-  copyFileSync(marker, join(dataDir, 'PG_VERSION'));
+  const files: [string, string][] = [];
+  const walk = async (from: string, to: string): Promise<void> => {
+    await mkdir(to, { recursive: true });
+    for (const entry of await readdir(from, { withFileTypes: true })) {
+      const source = join(from, entry.name);
+      if (source === marker) continue;
+      if (entry.isDirectory()) await walk(source, join(to, entry.name));
+      else files.push([source, join(to, entry.name)]);
+    }
+  };
+  await walk(template, dataDir);
+  let next = 0;
+  const copier = async () => {
+    while (next < files.length) {
+      const [source, target] = files[next++]!;
+      await copyFile(source, target);
+    }
+  };
+  await Promise.all(Array.from({ length: COPIES_AT_ONCE }, copier));
+  await copyFile(marker, join(dataDir, 'PG_VERSION'));
   return true;
 }
 
-/**
- * Copies the directory tree `from` into `to` (created as needed), overwriting files, leaving out
- * the file `except`. A plain walk of `copyFileSync`: Node 20's `cpSync` spends ≈ 0.3 s more on the
- * template's ≈ 1 000 files in per-file checks this copy does not need (no links, no devices).
- */
-function copyTree(from: string, to: string, except: string): void {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    const source = join(from, entry.name);
-    if (source === except) continue;
-    if (entry.isDirectory()) copyTree(source, join(to, entry.name), except);
-    else copyFileSync(source, join(to, entry.name));
-  }
-}
+/** Files copied at once by {@link seedFromInitdbTemplate}: libuv's default thread pool size. */
+const COPIES_AT_ONCE = 4;

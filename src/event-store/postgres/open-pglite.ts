@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.js';
+import { takeSeedAhead } from './early-seed.js';
 import { initdbTemplateDir, seedFromInitdbTemplate } from './initdb-template.js';
 import { assertRoomToOpen, DEFAULT_DISK_RESERVE_BYTES } from './free-space.js';
 import { PgliteExecutor, type StorageLog } from './pglite-executor.js';
@@ -38,7 +39,8 @@ export interface OpenedPglite {
  * reopened by itself once there is room (docs/production.md "Disk space"); and it checkpoints
  * whenever 64 MiB of WAL accumulated ({@link WalCheckpoints}: PGlite has no checkpointer).
  * A directory a restore was killed in the middle of is refused (`restore-in-progress`). A new
- * directory starts as a copy of the build's fresh cluster when it has one (`seedFromInitdbTemplate`).
+ * directory starts as a copy of the build's fresh cluster when it has one (`seedFromInitdbTemplate`),
+ * or takes over the lock and copy main.ts started for it (`seedAhead`).
  * @throws InsufficientStorageError (one line naming the free space needed); DataDirInUseError;
  *   IncompleteRestoreError; the PGlite start-up error.
  */
@@ -51,14 +53,18 @@ export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPgli
     return { executor, close: () => executor.close() };
   }
   const reserveBytes = options.diskReserveBytes ?? DEFAULT_DISK_RESERVE_BYTES;
-  assertRoomToOpen(dataDir, reserveBytes);
-  const unlock = lockDataDir(dataDir);
+  // main.ts may have locked a new directory and started its copy while the modules loaded.
+  const ahead = options.loadDataDir ? undefined : takeSeedAhead(dataDir);
+  if (!ahead) assertRoomToOpen(dataDir, reserveBytes);
+  const unlock = ahead?.unlock ?? lockDataDir(dataDir);
   let db: PGlite | undefined;
   try {
     assertNoIncompleteRestore(dataDir);
     // A new directory starts as a copy of the build's fresh cluster when there is one (see
     // initdb-template.ts); a dump to load, when given, is what it starts from instead.
-    if (!options.loadDataDir) seedFromInitdbTemplate(dataDir, options.initdbTemplate ?? initdbTemplateDir());
+    if (ahead) await ahead.seeded;
+    else if (!options.loadDataDir)
+      await seedFromInitdbTemplate(dataDir, options.initdbTemplate ?? initdbTemplateDir());
     // One options object: PGlite ignores the second argument when the first is not a string.
     db = new PGlite({ dataDir, loadDataDir: options.loadDataDir });
     await db.waitReady;

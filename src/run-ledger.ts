@@ -1,0 +1,98 @@
+import { Logger } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
+import { announceBootstrap } from './auth/announce-bootstrap.js';
+import { bootstrapAdminKey } from './auth/bootstrap-admin-key.js';
+import type { SqlExecutor } from './event-store/sql-executor.js';
+import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
+import { ConfigError, loadConfig, type LedgerConfig } from './config/ledger-config.js';
+import { createLedgerApp } from './create-ledger-app.js';
+import { ledgerNestLogger } from './observability/index.js';
+import { ChangeHub } from './projections/subscriptions/change-hub.js';
+import { InsufficientStorageError } from './event-store/postgres/free-space.js';
+import { IncompleteRestoreError } from './event-store/postgres/restore-marker.js';
+import {
+  LISTEN_BACKLOG,
+  PortUnavailableError,
+  reservePort,
+  type ReservedPort,
+} from './process/reserve-port.js';
+import { stopOnSignals } from './process/stop-on-signals.js';
+
+/** What main.ts did before the application's modules loaded (see there). */
+export interface EarlyStart {
+  /** The configuration, when it loaded (else it is loaded again here, and its error reported). */
+  readonly config?: LedgerConfig;
+  /** The bound socket, when the port was reserved. */
+  readonly reserved?: ReservedPort;
+  /** Why the port could not be reserved. */
+  readonly portError?: unknown;
+}
+
+/**
+ * Runs the ledger from environment configuration (README "Configuration"); main.ts calls it once
+ * the modules have loaded, with what it did before. It binds the port first: when the port is taken it says so in one line and exits 1 before creating anything; so
+ * does a nearly full volume under the embedded store (naming the free space it needs).
+ * With auth enabled, the first run creates an admin key and shows it once — on stdout when that
+ * is a terminal, else in a 0600 file in the data directory whose path is logged — or installs
+ * LEDGER_ADMIN_TOKEN (README "Security"); with LEDGER_AUTH=disabled it warns loudly and listens
+ * on loopback only. SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it gracefully (exit code 0).
+ * Failures are logged (one line for those an operator fixes) and end the process with exit code 1.
+ */
+export function runLedger(early: EarlyStart): void {
+  start(early).catch(fail);
+}
+
+async function start(early: EarlyStart): Promise<void> {
+  Logger.overrideLogger(ledgerNestLogger()); // JSON lines from the first message on
+  const logger = new Logger('Ledger');
+  let config = early.config;
+  try {
+    config ??= loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      logger.error(`configuration error: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (early.portError) throw early.portError;
+  const reserved = early.reserved ?? (await reservePort(config.host, config.port));
+  const app = await createLedgerApp(config);
+  stopOnSignals(app, logger, config.shutdownGraceMs, { endStreams: () => app.get(ChangeHub).closeAll() });
+  if (config.auth === 'enabled') {
+    announceBootstrap(
+      await bootstrapAdminKey(app.get<SqlExecutor>(SQL_EXECUTOR), config),
+      logger,
+      undefined,
+      {
+        interactive: process.stdout.isTTY === true,
+        dataDir: config.dataDir,
+      },
+    );
+  }
+  // Node's server.listen(handle): the HTTP server takes over the socket bound above, then serves
+  // the connections that arrived while the application was being built.
+  await app.listen(reserved.server as never, LISTEN_BACKLOG as never);
+  reserved.handOver(app.getHttpServer());
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const where =
+    config.store === 'pglite'
+      ? `embedded PGlite in ${config.dataDir}`
+      : config.store === 'eventstoredb'
+        ? 'EventStoreDB'
+        : 'PostgreSQL';
+  logger.log(`listening on http://${config.host}:${port} (store: ${where}); API docs at /docs`);
+}
+
+function fail(err: unknown): void {
+  const logger = new Logger('Ledger');
+  // Refusals an operator fixes outside the ledger: one line, no stack.
+  if (
+    err instanceof PortUnavailableError ||
+    err instanceof InsufficientStorageError ||
+    err instanceof IncompleteRestoreError
+  )
+    logger.error(err.message);
+  else logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exit(1);
+}
