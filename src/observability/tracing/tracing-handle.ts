@@ -4,7 +4,13 @@ export interface TracingHandle {
   shutdown(): Promise<void>;
 }
 
-let current: TracingHandle | null = null;
+/**
+ * The handle lives in one process-wide slot, not in this module: the tracing preload loads the
+ * compiled module (dist/src) while the server bundle carries its own copy of it, and both must
+ * see the SDK the preload started (else the bundle's shutdown flushed nothing).
+ */
+const SLOT = Symbol.for('operation-ledger.tracing-handle');
+const slot = globalThis as { [SLOT]?: TracingHandle | null };
 
 /**
  * The SDK this process started, or null. Kept apart from `start-tracing.ts` so that the
@@ -12,15 +18,15 @@ let current: TracingHandle | null = null;
  * instrumentations — about 2.5 CPU-s of module loading — when tracing is off.
  */
 export function runningTracing(): TracingHandle | null {
-  return current;
+  return slot[SLOT] ?? null;
 }
 
 /** Records (or, with null, forgets) the SDK this process runs; only `startTracing` calls it. */
 export function setRunningTracing(handle: TracingHandle | null): void {
-  current = handle;
+  slot[SLOT] = handle;
 }
 
 /** Flushes and stops the SDK if `startTracing` started it; otherwise does nothing. */
 export async function shutdownTracing(): Promise<void> {
-  await current?.shutdown();
+  await runningTracing()?.shutdown();
 }
