@@ -129,7 +129,7 @@ describe('POST /v1/admin/backup (embedded store)', () => {
   it('names a directory a live process holds as in use, before saying it is not empty', async () => {
     const target = join(work, 'held');
     mkdirSync(target);
-    writeFileSync(join(target, 'ledger.pid'), String(process.pid));
+    writeFileSync(join(target, 'ledger.pid'), String(process.ppid)); // Jest's parent: alive, not this process
     writeFileSync(join(target, 'PG_VERSION'), '18\n');
     await expect(restoreDataDir(join(work, 'backup.tar.gz'), target)).rejects.toThrow(/in use by process/);
   }, 30_000);

@@ -29,3 +29,13 @@ it('takes over a lock file left by a process that died', async () => {
   expect(await readFile(join(dir, LOCK_FILE), 'utf8')).toBe(String(process.pid));
   await store.close();
 });
+
+it("takes over a lock file holding this process's own pid that this process did not write (a container's pid 1 after kill -9)", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ledger-lock-'));
+  await writeFile(join(dir, LOCK_FILE), String(process.pid)); // the last incarnation's, same pid
+  const store = await PgliteEventStore.open({ dataDir: dir, ...(await newDatabase()) });
+  expect(await readFile(join(dir, LOCK_FILE), 'utf8')).toBe(String(process.pid));
+  // and this process's own live lock still refuses a second open
+  await expect(PgliteEventStore.open({ dataDir: dir, ...(await newDatabase()) })).rejects.toThrow(/in use/);
+  await store.close();
+});

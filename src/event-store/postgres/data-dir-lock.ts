@@ -19,11 +19,15 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** Lock files this process wrote and holds. */
+const held = new Set<string>();
+
 /**
  * Takes the embedded store's data directory for this process: PGlite has one connection and no
  * cross-process locking, and two processes on one directory each grant the same claim and then
  * corrupt the files. Creates `<dir>/ledger.pid` exclusively (O_EXCL); a file left by a dead
- * process (kill -9) is taken over.
+ * process (kill -9) is taken over, and so is one holding this process's own pid that this process
+ * did not write (the same pid in a later incarnation, as a container's pid 1).
  * @returns a function releasing the directory (idempotent).
  * @throws DataDirInUseError naming the directory and the process holding it.
  */
@@ -33,10 +37,12 @@ export function lockDataDir(dir: string): () => void {
   for (let tries = 0; tries < 2; tries++) {
     try {
       writeFileSync(file, String(process.pid), { flag: 'wx' });
+      held.add(file);
       let released = false;
       return () => {
         if (released) return;
         released = true;
+        held.delete(file);
         try {
           unlinkSync(file);
         } catch {
@@ -46,7 +52,10 @@ export function lockDataDir(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && alive(owner)) {
+      // This process's own pid in a file it did not write is the last incarnation's: a
+      // container's node is pid 1 on every start, so a kill -9 leaves "1" behind.
+      const ours = owner === process.pid && !held.has(file);
+      if (Number.isInteger(owner) && owner > 0 && !ours && alive(owner)) {
         throw new DataDirInUseError(
           `the embedded store's data directory ${dir} is in use by process ${owner}: PGlite can be opened by one process only (stop it, or remove ${file} if no ledger runs)`,
         );
