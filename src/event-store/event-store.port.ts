@@ -81,6 +81,13 @@ export type BatchAppendOutcome =
 export interface ReadStreamOptions {
   /** Read events whose stream position is >= this (default 0n). */
   readonly fromRevision?: bigint;
+  /**
+   * Keep what was read (the whole stream: only with `fromRevision` 0) as this process's copy of
+   * the stream, offered by {@link EventStore.peek} until it is dropped — for a decision that will
+   * append at this revision, whose append then grows the copy. The returned events are frozen.
+   * Ignored by stores without `peek`. @defaultValue false
+   */
+  readonly hold?: boolean;
 }
 
 export interface EventStore {

@@ -17,7 +17,9 @@ import type { SqlExecutor, SqlResult, TransactionOptions } from './sql-executor.
 import { appendAnyTogether } from './sql/any-appends.js';
 import { appendAlone, appendBatchAlone } from './sql/append-alone.js';
 import { encodeEvents, isUuid } from './sql/append-encoding.js';
+import { KnownStreams } from './sql/known-streams.js';
 import { NewStreamAppends } from './sql/new-stream-appends.js';
+import { RevisionAppends } from './sql/revision-appends.js';
 import { type RecordedEventJson, toRecordedEvent } from './sql/recorded-event-json.js';
 import { FIND_STREAM_NAME } from './sql/statements/find-stream-name.js';
 import { READ_ALL } from './sql/statements/read-all.js';
@@ -26,19 +28,25 @@ import { TRUNCATE_BEFORE } from './sql/statements/truncate-before.js';
 
 const MAX_LIMIT = 2 ** 31 - 1;
 
-/** Group commit of `no_stream` appends when the adapter sets none: one batch at a time, 64 per batch. */
+/**
+ * Group commit of `no_stream` appends, and of appends expecting an exact revision, when the
+ * adapter sets none: one batch at a time, 64 per batch.
+ */
 export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxInFlight: 1, maxBatchSize: 64 };
 
-/** Streams held with their events for refused `no_stream` appends (duplicate claims) by default. */
+/** Streams held with their events (`peek`: refused claims, streams written or read for a decision) by default. */
 export const DEFAULT_KNOWN_STREAMS = 4096;
-/** Approximate bytes of events held for refused `no_stream` appends by default (64 MiB). */
+/** Approximate bytes of the events of held streams by default (64 MiB). */
 export const DEFAULT_KNOWN_STREAM_BYTES = 64 * 1024 * 1024;
 
 /** Options of {@link SqlEventStore}. */
 export interface SqlEventStoreOptions {
-  /** Group commit of `no_stream` appends (see {@link SqlEventStore}); default {@link DEFAULT_GROUP_COMMIT}. */
+  /**
+   * Group commit of `no_stream` appends and (separately) of appends expecting an exact revision
+   * (see {@link SqlEventStore}); default {@link DEFAULT_GROUP_COMMIT}.
+   */
   readonly groupCommit?: GroupCommitOptions;
-  /** Streams held for repeated refusals (see `KnownStreams` (sql/known-streams.ts)); default {@link DEFAULT_KNOWN_STREAMS}. */
+  /** Streams held with their events (see `KnownStreams` (sql/known-streams.ts)); default {@link DEFAULT_KNOWN_STREAMS}. */
   readonly knownStreams?: number;
   /** Their approximate size bound, bytes; default {@link DEFAULT_KNOWN_STREAM_BYTES}. */
   readonly knownStreamBytes?: number;
@@ -63,6 +71,13 @@ export interface SqlEventStoreOptions {
  *   (`sql/append-alone.ts`), so every caller gets its own exact answer. A refused claim's stream
  *   is held in memory (`sql/known-streams.ts`) and offered as {@link peek}; a repeated refusal of
  *   an unchanged stream does not send its events again.
+ * - Follow-ups (`sql/revision-appends.ts`): appends expecting an exact revision are
+ *   group-committed too, keyed by stream — a lone one is one `ledger_append` call, those that
+ *   arrive together one `ledger_append_batch` call — each answered as `ledger_append` alone.
+ * - Held copies: a stream this process created, read with `{ hold: true }`, or was refused on is
+ *   held whole; an append at the held revision grows the copy (the append proves it current),
+ *   so a worker's step start and confirm after its claim are decided on {@link peek} without a
+ *   read. Appends this process cannot follow (`any`, `appendBatch`) and truncation drop it.
  * - readAll: `ledger_read_all`, bounded by the transaction-id high-water mark. Call it outside a
  *   transaction that has written: a transaction never sees its own events in readAll. While any
  *   transaction of this database holds a transaction id (one of another database on the same
@@ -79,6 +94,8 @@ export class SqlEventStore implements EventStore {
   readonly #appendListeners = new Set<() => void>();
   #watchingOthers = false;
   readonly #newStreams: NewStreamAppends;
+  readonly #revisionAppends: RevisionAppends;
+  readonly #held: KnownStreams;
   /** {@link sql} refusing every statement once the store is closing. */
   readonly #open: SqlExecutor;
 
@@ -88,11 +105,14 @@ export class SqlEventStore implements EventStore {
     options: SqlEventStoreOptions = {},
   ) {
     this.#open = new RefusingWhenClosed(sql, () => this.assertOpen());
-    this.#newStreams = new NewStreamAppends(this.#open, () => this.appendedHere(), {
-      groupCommit: { ...DEFAULT_GROUP_COMMIT, ...options.groupCommit },
-      knownStreams: options.knownStreams ?? DEFAULT_KNOWN_STREAMS,
-      knownStreamBytes: options.knownStreamBytes ?? DEFAULT_KNOWN_STREAM_BYTES,
-    });
+    this.#held = new KnownStreams(
+      options.knownStreams ?? DEFAULT_KNOWN_STREAMS,
+      options.knownStreamBytes ?? DEFAULT_KNOWN_STREAM_BYTES,
+    );
+    const groupCommit = { ...DEFAULT_GROUP_COMMIT, ...options.groupCommit };
+    const written = () => this.appendedHere();
+    this.#newStreams = new NewStreamAppends(this.#open, this.#held, written, groupCommit);
+    this.#revisionAppends = new RevisionAppends(this.#open, this.#held, written, groupCommit);
   }
 
   /** The executor of this store's database, for other tables (projections) in the same database. */
@@ -114,6 +134,18 @@ export class SqlEventStore implements EventStore {
       if (!settled.ok) throw settled.error;
       return settled.result;
     }
+    if (typeof expectedRevision === 'bigint' && expectedRevision >= 0n) {
+      this.assertOpen();
+      const settled = await this.#revisionAppends.submit({
+        streamName,
+        expected: expectedRevision,
+        encoded,
+        streamId,
+      });
+      if (!settled.ok) throw settled.error;
+      return settled.result;
+    }
+    this.#held.forget(streamName);
     const result = await appendAlone(this.#open, { streamName, expectedRevision, encoded, streamId });
     if (!result.deduplicated) this.appendedHere();
     return result;
@@ -125,6 +157,7 @@ export class SqlEventStore implements EventStore {
     if (!allAny && requests.some((r) => r.onlyIf)) {
       throw new TypeError('appendBatch: onlyIf is supported on appends with expected revision any only');
     }
+    for (const request of requests) this.#held.forget(request.streamName);
     if (allAny) {
       this.assertOpen();
       return appendAnyTogether(this.#open, requests, () => this.appendedHere());
@@ -143,7 +176,13 @@ export class SqlEventStore implements EventStore {
       streamName,
       from.toString(),
     ]);
-    return rows.map((row) => toRecordedEvent(row.event));
+    const events = rows.map((row) => toRecordedEvent(row.event));
+    if (options.hold && from === 0n && events.length > 0) {
+      const last = events[events.length - 1]!;
+      // Its own array: the held one grows with this process's appends (the events are frozen, shared).
+      this.#held.remember(streamName, last.streamPosition, events[0]!.streamPosition, [...events]);
+    }
+    return events;
   }
 
   async readAll(after: bigint, limit: number): Promise<RecordedEvent[]> {
@@ -163,7 +202,7 @@ export class SqlEventStore implements EventStore {
     if (typeof revision !== 'bigint' || revision < 0n) {
       throw new RangeError(`truncateBefore: revision must be a bigint >= 0, got ${String(revision)}`);
     }
-    this.#newStreams.forget(streamName);
+    this.#held.forget(streamName);
     const { rows } = await this.#open.query<{ deleted: string | number | bigint }>(TRUNCATE_BEFORE.text, [
       streamName,
       revision.toString(),
@@ -192,11 +231,12 @@ export class SqlEventStore implements EventStore {
   }
 
   /**
-   * The stream as this process last saw it whole: held after a refused `no_stream` append (see
-   * `KnownStreams` (sql/known-streams.ts)). Possibly stale (the port's contract): verify with the write.
+   * The stream as this process last saw it whole (see `KnownStreams` (sql/known-streams.ts)):
+   * created or appended to here, refused a `no_stream` append, or read with `hold`. Possibly
+   * stale (the port's contract): verify with the write.
    */
   peek(streamName: string): readonly RecordedEvent[] | undefined {
-    return this.#newStreams.peek(streamName);
+    return this.#held.get(streamName)?.events;
   }
 
   close(): Promise<void> {

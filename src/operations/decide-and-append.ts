@@ -43,10 +43,10 @@ export type Executed<R> = Decision<R> & {
 /** Options of {@link DecideAndAppend.run}. */
 export interface RunOptions {
   /**
-   * Decide against the empty stream first (or this process's held copy of it, see
-   * `EventStore.peek`) and append with `no_stream`, reading only when that fails. Right for
-   * claims, where most keys are new: a new key costs one round trip, and a refused append returns
-   * the stream's events so a duplicate costs one round trip too.
+   * When this process holds no copy of the stream, decide against the empty stream and append
+   * with `no_stream`, reading only when that fails. Right for claims, where most keys are new: a
+   * new key costs one round trip, and a refused append returns the stream's events so a duplicate
+   * costs one round trip too. (Every run decides on the held copy first, when there is one.)
    */
   readonly assumeNew?: boolean;
 }
@@ -67,13 +67,20 @@ interface Basis {
   readonly held: boolean;
 }
 
+/** The empty stream: a claim's first guess when nothing is held (most keys are new). */
+const NEW_STREAM: Basis = { events: [], held: false };
+
 /** One round: the decision stood, or the basis it was taken on was stale (undefined: re-read). */
 type Round<R> =
   { readonly stood: true; readonly executed: Executed<R> } | { readonly stood: false; readonly next?: Basis };
 
 /**
  * The decide-and-append loop for one operation (docs/architecture.md "Application"): fold the
- * decision stream → decide → append with the expected revision folded at. A WrongExpectedVersion
+ * decision stream → decide → append with the expected revision folded at. The stream is the copy
+ * this process holds when it has one (`EventStore.peek`: a worker's follow-ups after its claim
+ * read nothing), else it is read and held; a decision on a held copy stands only when its write
+ * proves the copy current (the append's expected revision, or the audit write's condition),
+ * otherwise the stream is read and the command decided again. A WrongExpectedVersion
  * means another writer got there first: re-decide on the events the store returned with it, at
  * most `maxConcurrencyRetries` times, then {@link ContentionError} (503). The append is the only
  * guard against duplicate claims. Audit events go to the companion stream with revision `any`.
@@ -111,9 +118,9 @@ export class DecideAndAppend {
       action: key.action,
     };
     return withLedgerSpan(LEDGER_SPANS.command, fields, async (span) => {
-      let basis = options.assumeNew ? this.guess(target.streamName) : undefined;
+      let basis = this.held(target.streamName) ?? (options.assumeNew ? NEW_STREAM : undefined);
       for (let round = 0; round <= this.config.maxConcurrencyRetries; round++) {
-        basis ??= { events: await this.store.read(target.streamName), held: false };
+        basis ??= { events: await this.store.read(target.streamName, { hold: true }), held: false };
         const outcome = await this.decideOn(target, basis, decide);
         if (outcome.stood) {
           const { executed } = outcome;
@@ -137,10 +144,13 @@ export class DecideAndAppend {
     }
   }
 
-  /** The stream as this process holds it (a repeat of a recent claim), else the empty stream. */
-  private guess(streamName: string): Basis {
+  /**
+   * The stream as this process holds it (`EventStore.peek`: created, appended to or read here, or
+   * a recent refusal), else undefined.
+   */
+  private held(streamName: string): Basis | undefined {
     const held = this.store.peek?.(streamName);
-    return held && held.length > 0 ? { events: held, held: true } : { events: [], held: false };
+    return held && held.length > 0 ? { events: held, held: true } : undefined;
   }
 
   /** Decides on `basis` and records the decision, unless the basis proves stale. */

@@ -39,6 +39,17 @@ export class OperationLocator {
     return key;
   }
 
+  /**
+   * Records that operation `operationId` exists with `key` (its stream was created or seen by this
+   * process, e.g. by a claim), so the worker's follow-ups do not look the id up again.
+   */
+  remember(operationId: string, key: OperationKey): void {
+    const id = operationId.toLowerCase();
+    if (this.cache.has(id)) return;
+    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(id, key);
+  }
+
   private async lookUp(operationId: string): Promise<OperationKey> {
     const id = operationId.toLowerCase();
     const cached = this.cache.get(id);
@@ -46,8 +57,7 @@ export class OperationLocator {
     const streamName = await this.store.findStreamName(id);
     const key = streamName ? keyFromStreamName(streamName) : null;
     if (!key) throw operationNotFound(operationId);
-    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(id, key);
+    this.remember(id, key);
     return key;
   }
 }

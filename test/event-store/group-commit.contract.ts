@@ -142,6 +142,114 @@ export function describeGroupCommit(name: string, open: () => Promise<SqlEventSt
       expect(await countStoredEvents(store.executor, stream)).toBe(2);
     });
 
+    it('answers a mixed burst of appends at exact revisions each as if it were alone', async () => {
+      const created = Array.from({ length: 70 }, () => ({
+        stream: streamName('gc-rev'),
+        events: newEvents(2),
+      }));
+      await Promise.all(created.map(({ stream, events }) => store.append(stream, events, NO_STREAM)));
+      const current = created.slice(0, 40).map((c) => ({ ...c, next: newEvents(2, 'Next') }));
+      const stale = created.slice(40, 50);
+      const retried = created.slice(50, 60).map((c) => ({ ...c, next: newEvents(1, 'Once') }));
+      for (const { stream, next } of retried) await store.append(stream, next, 1n); // now at revision 2
+      const thieves = created.slice(60, 70).map((c, i) => ({
+        ...c,
+        next: [{ ...newEvents(1)[0]!, id: created[i]!.events[0]!.id }], // an id another stream holds
+      }));
+
+      const [currentResults, staleErrors, retryResults, thiefErrors] = await Promise.all([
+        Promise.all(current.map(({ stream, next }) => store.append(stream, next, 1n))),
+        Promise.all(
+          stale.map(({ stream }) => store.append(stream, newEvents(1), 0n).catch((e: unknown) => e)),
+        ),
+        Promise.all(retried.map(({ stream, next }) => store.append(stream, next, 1n))),
+        Promise.all(
+          thieves.map(({ stream, next }) => store.append(stream, next, 1n).catch((e: unknown) => e)),
+        ),
+      ]);
+
+      for (const [i, { stream, events, next }] of current.entries()) {
+        const stored = await store.read(stream);
+        expect(ids(stored)).toEqual([...ids(events), ...ids(next)]);
+        expect(currentResults[i]).toEqual({
+          nextExpectedRevision: 3n,
+          firstGlobalPosition: stored[2]!.globalPosition,
+          lastGlobalPosition: stored[3]!.globalPosition,
+          deduplicated: false,
+        });
+        expect(store.peek(stream)).toEqual(stored); // the held copy is the stored stream, exactly
+      }
+      for (const [i, { stream, events }] of stale.entries()) {
+        const error = staleErrors[i] as WrongExpectedVersionError;
+        expect(error).toBeInstanceOf(WrongExpectedVersionError);
+        expect(error.actual).toBe(1n);
+        expect(ids(error.currentEvents ?? [])).toEqual(ids(events));
+        expect(await countStoredEvents(store.executor, stream)).toBe(2);
+      }
+      for (const [i, { stream }] of retried.entries()) {
+        expect(retryResults[i]!.deduplicated).toBe(true);
+        expect(await countStoredEvents(store.executor, stream)).toBe(3);
+      }
+      for (const [i, { stream }] of thieves.entries()) {
+        expect(thiefErrors[i]).toBeInstanceOf(EventIdConflictError);
+        expect(await countStoredEvents(store.executor, stream)).toBe(2);
+      }
+    });
+
+    it('writes appends at exact revisions that arrive together in fewer transactions', async () => {
+      const streams = Array.from({ length: 40 }, () => streamName('gc-rev-together'));
+      await Promise.all(streams.map((stream) => store.append(stream, newEvents(1), NO_STREAM)));
+      const results = await Promise.all(streams.map((stream) => store.append(stream, newEvents(1), 0n)));
+      const transactions = new Set(results.map((r) => transactionOf(r.firstGlobalPosition)));
+      expect(transactions.size).toBeLessThan(streams.length);
+      for (const stream of streams) expect(await countStoredEvents(store.executor, stream)).toBe(2);
+    });
+
+    it('lets exactly one of 30 concurrent appends at one revision of one stream win', async () => {
+      const stream = streamName('gc-rev-race');
+      await store.append(stream, newEvents(1), NO_STREAM);
+      const outcomes = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          store.append(stream, newEvents(1), 0n).then(
+            () => 'won',
+            (e: unknown) => e,
+          ),
+        ),
+      );
+      expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
+      for (const o of outcomes.filter((o) => o !== 'won')) {
+        expect(o).toBeInstanceOf(WrongExpectedVersionError);
+        expect((o as WrongExpectedVersionError).actual).toBe(1n);
+      }
+      expect(await countStoredEvents(store.executor, stream)).toBe(2);
+      expect(store.peek(stream)).toEqual(await store.read(stream));
+    });
+
+    it('holds a stream exactly as stored while only its own appends change it, and lets go otherwise', async () => {
+      const stream = streamName('gc-held');
+      await store.append(stream, newEvents(2), NO_STREAM);
+      expect(store.peek(stream)).toEqual(await store.read(stream));
+      await store.append(stream, newEvents(1, 'Step'), 1n);
+      await store.append(stream, newEvents(2, 'Done'), 2n);
+      expect(store.peek(stream)).toEqual(await store.read(stream));
+
+      // another process appends: the copy is behind, and the next append here says so
+      await appendRaw(store.executor, stream, newEvents(1, 'Elsewhere'), '4');
+      const refused = await store.append(stream, newEvents(1), 4n).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(WrongExpectedVersionError);
+      expect(store.peek(stream)).toEqual(await store.read(stream)); // the refusal's stream is held
+      await store.append(stream, newEvents(1, 'After'), 5n);
+      expect(store.peek(stream)).toEqual(await store.read(stream));
+
+      // appends it cannot follow, and truncation, drop the copy
+      await store.append(stream, newEvents(1), ANY);
+      expect(store.peek(stream)).toBeUndefined();
+      const read = await store.read(stream, { hold: true });
+      expect(store.peek(stream)).toEqual(read);
+      await store.truncateBefore(stream, 2n);
+      expect(store.peek(stream)).toBeUndefined();
+    });
+
     it('lets exactly one of 40 concurrent no_stream appends to one stream win', async () => {
       const stream = streamName('gc-race');
       const attempts = Array.from({ length: 40 }, () => newEvents(1));
@@ -230,7 +338,7 @@ export function describeGroupCommit(name: string, open: () => Promise<SqlEventSt
       const stored = await store.read(audit);
       expect(stored.map((e) => e.type).sort()).toEqual(['Current-0', 'Plain-0']);
       expect(await store.read(missing)).toEqual([]);
-      expect(store.peek(decision)).toBeUndefined(); // nothing refused on it yet
+      expect(ids(store.peek(decision) ?? [])).toEqual(ids(await store.read(decision))); // held since created
       await store.append(decision, newEvents(1), NO_STREAM).catch(() => undefined);
       expect(ids(store.peek(decision) ?? [])).toEqual(ids(await store.read(decision)));
     });

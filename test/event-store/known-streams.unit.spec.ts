@@ -61,4 +61,18 @@ describe('KnownStreams', () => {
     expect(() => data.nested.list.push(3)).toThrow(TypeError);
     expect(Object.isFrozen(held.events)).toBe(true);
   });
+
+  it('grows a copy by an append that expected its revision, and drops one the append proves stale', () => {
+    const known = new KnownStreams(10, 1_000_000);
+    known.remember('a', 0n, 0n, [event('a', 0)]);
+    known.extend('a', 0n, [event('a', 1), event('a', 2)]);
+    expect(known.get('a')?.revision).toBe(2n);
+    expect(known.get('a')?.events.map((e) => e.streamPosition)).toEqual([0n, 1n, 2n]);
+
+    known.extend('a', 5n, [event('a', 6)]); // the stream was at 5: what was held is behind it
+    expect(known.get('a')).toBeUndefined();
+
+    known.extend('b', 0n, [event('b', 1)]); // not held: a tail alone is not the whole stream
+    expect(known.get('b')).toBeUndefined();
+  });
 });

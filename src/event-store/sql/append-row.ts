@@ -5,6 +5,7 @@ import {
   wrongExpectedVersion,
 } from '../event-store.port.js';
 import { type RecordedEventJson, toRecordedEvent } from './recorded-event-json.js';
+import { RECORDED_AT_COLUMN } from './statements/transaction-time.js';
 
 /**
  * The columns of `ledger_append` / `ledger_append_batch` as selected by {@link APPEND_COLUMNS}:
@@ -20,12 +21,15 @@ export interface AppendRow {
   readonly deduplicated: boolean;
   /** The stream's events when `ok` is false, else null. */
   readonly current_events: RecordedEventJson[] | null;
+  /** When the appended events were recorded (ISO 8601 UTC; see `RECORDED_AT_COLUMN`). */
+  readonly recorded_at: string;
 }
 
 /** Select list turning the append functions' result into an {@link AppendRow}. */
 export const APPEND_COLUMNS =
   'ok, actual::text as actual, next_revision::text as next_revision, ' +
-  'first_global::text as first_global, last_global::text as last_global, deduplicated, current_events';
+  'first_global::text as first_global, last_global::text as last_global, deduplicated, current_events, ' +
+  RECORDED_AT_COLUMN;
 
 /**
  * Maps one append row to the port's outcome: `ok: false` becomes a {@link WrongExpectedVersionError}

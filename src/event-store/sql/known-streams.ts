@@ -13,12 +13,17 @@ export interface KnownStream {
 }
 
 /**
- * The streams a `no_stream` append was recently refused on (duplicate claims), with their events,
- * so that the next refusal of the same stream can skip sending them again: the set-based create
- * statement returns the events only when the stream's revision or first position differs from
- * what is held here. Stored events never change, so a match means the copy is exact. Bounded by
- * `capacity` streams and `maxBytes` (payloads can be large): least recently used streams are
- * dropped first; a stream larger than `maxBytes / 16` is not held at all.
+ * The streams this process recently saw whole, with their events (`EventStore.peek`): streams a
+ * `no_stream` append was refused on (duplicate claims), streams it created, streams it appended
+ * to at a revision it held ({@link extend}), and streams read whole for a decision. The next
+ * refusal of a held stream can skip sending its events again (the set-based create statement
+ * returns them only when the stream's revision or first position differs from what is held
+ * here), and a follow-up command can be decided without reading the stream: its append's
+ * expected revision proves the copy current. Every copy is the stream exactly as it was at some
+ * moment — never a mix — because stored events never change and a copy only grows by the events
+ * of an append that expected its revision. Bounded by `capacity` streams and `maxBytes`
+ * (payloads can be large): least recently used streams are dropped first; a stream larger than
+ * `maxBytes / 16` is not held at all.
  */
 export class KnownStreams {
   private readonly streams = new Map<string, KnownStream>();
@@ -54,6 +59,18 @@ export class KnownStreams {
       this.forget(this.streams.keys().next().value!);
     }
     return known;
+  }
+
+  /**
+   * After an append of `events` that expected revision `expected` and succeeded: the held copy
+   * grows by them when it was at `expected` (it is then the whole stream again); a copy at another
+   * revision was stale and is dropped. Nothing is held for a stream not held before.
+   */
+  extend(streamName: string, expected: bigint, events: RecordedEvent[]): void {
+    const known = this.streams.get(streamName);
+    if (!known) return;
+    if (known.revision !== expected || events.length === 0) return this.forget(streamName);
+    this.remember(streamName, expected + BigInt(events.length), known.first, [...known.events, ...events]);
   }
 
   /** Drops the stream (e.g. after this process truncated it). */

@@ -1,13 +1,9 @@
-import {
-  type EventToAppend,
-  NO_STREAM,
-  type RecordedEvent,
-  wrongExpectedVersion,
-} from '../event-store.port.js';
+import { type EventToAppend, NO_STREAM, wrongExpectedVersion } from '../event-store.port.js';
 import { GroupCommit, type GroupCommitOptions } from '../group-commit.js';
 import type { SqlExecutor } from '../sql-executor.js';
 import { type SettledAppend, settleEachAlone } from './append-alone.js';
-import { KnownStreams, type KnownStream } from './known-streams.js';
+import { appendedEvents } from './appended-events.js';
+import type { KnownStream, KnownStreams } from './known-streams.js';
 import { type RecordedEventJson, toRecordedEvent } from './recorded-event-json.js';
 import { isSettledAppendByAppend } from './sql-error.js';
 import { CREATE_STREAMS, type CreateStreamsRow } from './statements/create-streams.js';
@@ -22,14 +18,6 @@ export interface NewStreamAppend {
   readonly streamId: string | null;
 }
 
-/** Limits of {@link NewStreamAppends}. */
-export interface NewStreamAppendsOptions {
-  readonly groupCommit: GroupCommitOptions;
-  /** Streams held for repeated refusals, and their estimated heap bound in bytes (see {@link KnownStreams}). */
-  readonly knownStreams: number;
-  readonly knownStreamBytes: number;
-}
-
 /**
  * The claim path of the SQL stores: `no_stream` appends group-committed ({@link GroupCommit})
  * through `ledger_create_streams` (sql/functions/ledger-create-streams.ts), with the streams
@@ -38,7 +26,8 @@ export interface NewStreamAppendsOptions {
  * it alone: a stream that exists is refused with its events — unless the call could not see it
  * yet, or it already holds one of the append's ids (an idempotent retry): those, and a whole
  * batch that failed with a unique violation or deadlock, are replayed one by one through
- * `ledger_append` (`settleEachAlone`, sql/append-alone.ts).
+ * `ledger_append` (`settleEachAlone`, sql/append-alone.ts). A stream it creates is held too
+ * (its events are the whole stream), so the worker's follow-ups need not read it.
  */
 export class NewStreamAppends {
   readonly #group: GroupCommit<NewStreamAppend, SettledAppend>;
@@ -46,27 +35,19 @@ export class NewStreamAppends {
 
   constructor(
     private readonly sql: SqlExecutor,
+    /** The streams this process holds (shared with the store's other write paths). */
+    known: KnownStreams,
     /** Called after a batch that stored events (wake-up hints). */
     private readonly written: () => void,
-    options: NewStreamAppendsOptions,
+    groupCommit: GroupCommitOptions,
   ) {
-    this.#group = new GroupCommit((batch) => this.createStreams(batch), options.groupCommit);
-    this.#known = new KnownStreams(options.knownStreams, options.knownStreamBytes);
+    this.#group = new GroupCommit((batch) => this.createStreams(batch), groupCommit);
+    this.#known = known;
   }
 
   /** Appends with expected revision `no_stream` in the next batch; settles with its own outcome. */
   submit(append: NewStreamAppend): Promise<SettledAppend> {
     return this.#group.submit(append.streamName, append);
-  }
-
-  /** The held events of a stream (see `EventStore.peek`), or undefined. */
-  peek(streamName: string): readonly RecordedEvent[] | undefined {
-    return this.#known.get(streamName)?.events;
-  }
-
-  /** Drops a held stream (this process truncated it). */
-  forget(streamName: string): void {
-    this.#known.forget(streamName);
   }
 
   /** Flush of the group commit: one `ledger_create_streams` call for the batch. */
@@ -94,6 +75,17 @@ export class NewStreamAppends {
       batch.map(async (append, i): Promise<SettledAppend> => {
         const row = rows[i];
         if (row?.ok && row.first_global !== null && row.last_global !== null) {
+          this.#known.remember(
+            append.streamName,
+            BigInt(append.events.length - 1),
+            0n,
+            appendedEvents(append.encoded, {
+              streamName: append.streamName,
+              firstStreamPosition: 0n,
+              firstGlobalPosition: BigInt(row.first_global),
+              recordedAt: row.recorded_at,
+            }),
+          );
           return {
             ok: true,
             result: {

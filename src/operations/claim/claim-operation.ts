@@ -18,6 +18,7 @@ import {
 import { PolicyStore } from '../../policies/policy-store.js';
 import type { ClaimOutcome } from '../command-results.js';
 import { DecideAndAppend } from '../decide-and-append.js';
+import { OperationLocator } from '../operation-locator.js';
 import type { RequestContext } from '../request-context.js';
 
 /**
@@ -52,6 +53,7 @@ export class ClaimService {
   constructor(
     private readonly loop: DecideAndAppend,
     private readonly policies: PolicyStore,
+    private readonly locator: OperationLocator,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
   ) {}
@@ -78,6 +80,8 @@ export class ClaimService {
     const executed = await this.loop.run(claim.key, (state) => decideClaim(command.value, state), ctx, {
       assumeNew: true,
     });
+    // The stream exists now: the worker's follow-ups name it by this id.
+    if (executed.revision !== null) this.locator.remember(claim.operationId, claim.key);
     return { ...executed, operationId: claim.operationId };
   }
 

@@ -1,13 +1,14 @@
 import type { SqlStatement } from './sql-statement.js';
+import { RECORDED_AT_COLUMN } from './transaction-time.js';
 
 /**
  * Creates streams that must not exist yet (`no_stream`) through `ledger_create_streams`
  * (sql/functions/ledger-create-streams.ts): `$1` = the requests as JSON text. One
- * {@link CreateStreamsRow} per request.
+ * {@link CreateStreamsRow} per request, with the time the created streams' events were recorded.
  */
 export const CREATE_STREAMS: SqlStatement = {
   name: 'ledger_create_streams',
-  text: 'select ord, ok, first_global, last_global, actual, first, current_events from ledger_create_streams($1)',
+  text: `select ord, ok, first_global, last_global, actual, first, current_events, ${RECORDED_AT_COLUMN} from ledger_create_streams($1)`,
 };
 
 /** A row of {@link CREATE_STREAMS}. */
@@ -19,4 +20,6 @@ export interface CreateStreamsRow {
   readonly actual: string | null;
   readonly first: string | null;
   readonly current_events: unknown[] | null;
+  /** When the created streams' events were recorded (ISO 8601 UTC; see `RECORDED_AT_COLUMN`). */
+  readonly recorded_at: string;
 }
