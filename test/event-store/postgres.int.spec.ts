@@ -246,6 +246,32 @@ describe('PostgreSQL event store', () => {
     });
   });
 
+  describe('connections', () => {
+    // A new connection costs PostgreSQL tens of ms of CPU before its statements run at full speed
+    // (PL/pgSQL compiles the append functions, the catalog caches fill): one the pool opened in a
+    // burst stays for the next burst instead of being closed as idle.
+    it('keeps the connections a burst opened after they go idle, up to the pool size', async () => {
+      const applicationName = `idle-probe-${process.pid}-${Date.now()}`;
+      const probe = await openStore({ poolSize: 4, idleTimeoutMs: 100, applicationName });
+      try {
+        const backends = async () => {
+          const { rows } = await store.executor.query<{ n: string }>(
+            'select count(*)::text as n from pg_stat_activity where application_name = $1',
+            [applicationName],
+          );
+          return Number(rows[0]!.n);
+        };
+        const holdOne = () => probe.executor.query('select pg_sleep(0.2)');
+        await Promise.all(Array.from({ length: 6 }, holdOne));
+        expect(await backends()).toBe(4);
+        await sleep(600); // six idle timeouts
+        expect(await backends()).toBe(4);
+      } finally {
+        await probe.close();
+      }
+    });
+  });
+
   describe('schema', () => {
     it('installing again is a no-op', async () => {
       expect(await installEventStoreSchema(store.executor)).toEqual([]);
