@@ -1,5 +1,5 @@
 import { ADMIN_KEY_FILE } from '../auth/announce-bootstrap.js';
-import { LOCK_FILE } from '../event-store/postgres/data-dir-lock.js';
+import { isLockFile } from '../event-store/postgres/data-dir-lock.js';
 import { isRestoreEntry } from '../event-store/postgres/restore-marker.js';
 import type { PgliteExecutor } from '../event-store/postgres/pglite-executor.js';
 import { withoutEntries } from './tar-entries.js';
@@ -20,7 +20,7 @@ export interface DataDirSnapshot {
  */
 export function isProcessFile(name: string): boolean {
   const file = name.replace(/^\/+/, '');
-  return file === LOCK_FILE || file.startsWith(ADMIN_KEY_FILE) || isRestoreEntry(file.split('/')[0]!);
+  return isLockFile(file) || file.startsWith(ADMIN_KEY_FILE) || isRestoreEntry(file.split('/')[0]!);
 }
 
 /**
