@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.js';
-import { takeSeedAhead } from './early-seed.js';
+import { takeOpenedAhead } from './early-open.js';
 import { initdbTemplateDir, seedFromInitdbTemplate } from './initdb-template.js';
 import { assertRoomToOpen, DEFAULT_DISK_RESERVE_BYTES } from './free-space.js';
 import { PgliteExecutor, type StorageLog } from './pglite-executor.js';
@@ -43,7 +43,8 @@ export interface OpenedPglite {
  * memory (tests) it runs in this thread.
  * A directory a restore was killed in the middle of is refused (`restore-in-progress`). A new
  * directory starts as a copy of the build's fresh cluster when it has one (`seedFromInitdbTemplate`),
- * or takes over the lock and copy main.ts started for it (`seedAhead`).
+ * or — for any directory — takes over the lock and the instance main.ts started opening
+ * (`openAhead`).
  * @throws InsufficientStorageError (one line naming the free space needed); DataDirInUseError;
  *   IncompleteRestoreError; the PGlite start-up error.
  */
@@ -56,8 +57,8 @@ export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPgli
     return { executor, close: () => executor.close() };
   }
   const reserveBytes = options.diskReserveBytes ?? DEFAULT_DISK_RESERVE_BYTES;
-  // main.ts may have locked a new directory and started its copy while the modules loaded.
-  const ahead = options.loadDataDir ? undefined : takeSeedAhead(dataDir);
+  // main.ts may have locked the directory and started opening it while the modules loaded.
+  const ahead = options.loadDataDir ? undefined : takeOpenedAhead(dataDir);
   if (!ahead) assertRoomToOpen(dataDir, reserveBytes);
   const unlock = ahead?.unlock ?? lockDataDir(dataDir);
   let db: PgliteThread | undefined;
@@ -65,10 +66,12 @@ export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPgli
     assertNoIncompleteRestore(dataDir);
     // A new directory starts as a copy of the build's fresh cluster when there is one (see
     // initdb-template.ts); a dump to load, when given, is what it starts from instead.
-    if (ahead) await ahead.seeded;
-    else if (!options.loadDataDir)
-      await seedFromInitdbTemplate(dataDir, options.initdbTemplate ?? initdbTemplateDir());
-    db = await PgliteThread.open({ dataDir, loadDataDir: options.loadDataDir });
+    if (ahead) db = await ahead.opened;
+    else {
+      if (!options.loadDataDir)
+        await seedFromInitdbTemplate(dataDir, options.initdbTemplate ?? initdbTemplateDir());
+      db = await PgliteThread.open({ dataDir, loadDataDir: options.loadDataDir });
+    }
     let current = db;
     const guard = new StorageGuard({ dataDir, reserveBytes });
     await guard.start();
@@ -95,6 +98,7 @@ export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPgli
       },
     };
   } catch (error) {
+    db ??= await ahead?.opened.catch(() => undefined); // opened ahead, not taken over yet
     await db?.close().catch(() => undefined);
     unlock();
     throw error;
