@@ -10,16 +10,22 @@ import {
   type PgliteEventStore,
 } from '../../src/event-store/postgres/pglite-event-store.js';
 import { constraintOf, sqlStateOf } from '../../src/event-store/sql/sql-error.js';
+import { pgliteSnapshot } from '../support/pglite-snapshot.js';
 import { describeGroupCommit } from './group-commit.contract.js';
 import { ids, newEvents, streamName } from './event-store-test-kit.js';
 
 const START_TIMEOUT = 30_000;
 const dataDirs: string[] = [];
 
-async function openOnDisk(): Promise<PgliteEventStore> {
+async function newDataDir(): Promise<string> {
   const dataDir = await mkdtemp(join(tmpdir(), 'ledger-pglite-thread-'));
   dataDirs.push(dataDir);
-  return createPgliteEventStore({ dataDir });
+  return dataDir;
+}
+
+// A new directory starts from a dump of an initialised, empty cluster (no initdb each time).
+async function openOnDisk(): Promise<PgliteEventStore> {
+  return createPgliteEventStore({ dataDir: await newDataDir(), loadDataDir: await pgliteSnapshot() });
 }
 
 afterAll(async () => {
@@ -103,9 +109,8 @@ describe('PGlite on a data directory', () => {
   it(
     'keeps what was appended across close and reopen, and releases the directory',
     async () => {
-      const dataDir = await mkdtemp(join(tmpdir(), 'ledger-pglite-thread-'));
-      dataDirs.push(dataDir);
-      const first = await createPgliteEventStore({ dataDir });
+      const dataDir = await newDataDir();
+      const first = await createPgliteEventStore({ dataDir, loadDataDir: await pgliteSnapshot() });
       const events = newEvents(3);
       const stream = streamName('thread-kept');
       await first.append(stream, events, NO_STREAM);
