@@ -8,8 +8,11 @@ export interface PgliteConnection {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   /** A script of statements without parameters; one result per statement with its command tag. */
   exec(script: string): Promise<ReadonlyArray<{ readonly command?: string }>>;
-  /** The data directory as an uncompressed tar (what PGlite `loadDataDir` reads). */
-  dumpDataDir(compression: 'none'): Promise<Blob>;
+  /**
+   * The data directory as an uncompressed tar (what PGlite `loadDataDir` reads): PGlite's Blob,
+   * or the bytes a thread handed over (no copy into a Blob first: the tar is as big as the data).
+   */
+  dumpDataDir(compression: 'none'): Promise<Pick<Blob, 'arrayBuffer'>>;
   /** Closes the instance; PGlite writes a shutdown checkpoint. */
   close(): Promise<void>;
 }

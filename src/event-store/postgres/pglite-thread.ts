@@ -125,8 +125,9 @@ export class PgliteThread implements PgliteConnection {
     return (await this.#call({ id: this.#nextId++, op: 'exec', sql: script })).results!;
   }
 
-  async dumpDataDir(_compression: 'none'): Promise<Blob> {
-    return new Blob([(await this.#call({ id: this.#nextId++, op: 'dump' })).tar!]);
+  async dumpDataDir(_compression: 'none'): Promise<Pick<Blob, 'arrayBuffer'>> {
+    const tar = (await this.#call({ id: this.#nextId++, op: 'dump' })).tar!; // transferred, not copied
+    return { arrayBuffer: async () => tar };
   }
 
   /** Closes PGlite in the thread (its shutdown checkpoint), then ends the thread. */
