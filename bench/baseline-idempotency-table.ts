@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PgliteConnection } from '../src/event-store/postgres/pglite-connection.js';
 import pg from 'pg';
 import { keyString, type BenchKey, type BenchPayload } from './workload.js';
 
@@ -53,7 +53,7 @@ export class IdempotencyTableBaseline {
    * A baseline in an existing PGlite instance (e.g. the ledger's own, so both share its single
    * connection); creates the table. {@link close} leaves the instance open.
    */
-  static async onPglite(db: PGlite): Promise<IdempotencyTableBaseline> {
+  static async onPglite(db: PgliteConnection): Promise<IdempotencyTableBaseline> {
     const sql: Sql = { query: async <T>(text: string, params: unknown[]) => db.query<T>(text, params) };
     const baseline = new IdempotencyTableBaseline(sql, async () => undefined);
     await baseline.install();

@@ -42,7 +42,12 @@ const external = [
 ];
 
 await build({
-  entryPoints: { main: 'dist/src/main.js' },
+  // The embedded database's worker thread (pglite-thread.ts) loads its script from beside the
+  // module that starts it: here, next to main.js and its chunks.
+  entryPoints: {
+    main: 'dist/src/main.js',
+    'pglite-thread-worker': 'dist/src/event-store/postgres/pglite-thread-worker.js',
+  },
   outdir: 'dist/server',
   bundle: true,
   splitting: true, // dynamic imports (the EventStoreDB store) stay separate, loaded when used

@@ -1,15 +1,15 @@
 import { loadConfig } from './config/ledger-config.js';
-import { seedAhead } from './event-store/postgres/early-seed.js';
+import { openAhead } from './event-store/postgres/early-open.js';
 import { reservePort } from './process/reserve-port.js';
 import type { EarlyStart } from './run-ledger.js';
 
 /**
  * The server's entry point (README "Configuration"; `npm start` runs its bundle). Before the
  * application's modules load (≈ 1 s of the main thread) it binds the port — when that fails, the
- * error is reported and nothing is created — and, on a first start of the embedded store, locks
- * the new data directory and starts copying the initdb template into it on the thread pool
- * (`seedAhead`), so the copy and the loading overlap. Everything else, and the reporting of any
- * failure, is `runLedger`'s.
+ * error is reported and nothing is created — and, for the embedded store, locks the data
+ * directory and starts opening it (`openAhead`: a new one's copy of the initdb template on the
+ * thread pool, then PGlite on its worker thread), so that the opening and the loading overlap.
+ * Everything else, and the reporting of any failure, is `runLedger`'s.
  */
 async function early(): Promise<EarlyStart> {
   let config;
@@ -21,7 +21,7 @@ async function early(): Promise<EarlyStart> {
   try {
     const reserved = await reservePort(config.host, config.port);
     if (config.store === 'pglite' && !config.dataDir.startsWith('memory://'))
-      seedAhead({ dataDir: config.dataDir, diskReserveBytes: config.diskReserveBytes });
+      openAhead({ dataDir: config.dataDir, diskReserveBytes: config.diskReserveBytes });
     return { config, reserved };
   } catch (portError) {
     return { config, portError };

@@ -37,11 +37,14 @@ export const POLICY_CACHE_MS = 1_000;
  * `ActionPolicySet` event with actor and reason, appended with the expected revision (so two
  * operators cannot overwrite each other blindly). Lookup order: the action's own policy, the
  * tenant's `*` policy, the built-in default. Lookups are cached for {@link POLICY_CACHE_MS} on
- * the injected server clock.
+ * the injected server clock, and lookups of one policy that arrive while it is being read share
+ * that read (a burst of claims reads the policy streams once, not once per claim).
  */
 @Injectable()
 export class PolicyStore {
   private readonly cache = new Map<string, { at: number; value: PolicyVersion }>();
+  /** Lookups being read now, by cache key; a failed one is dropped, so the next lookup reads again. */
+  private readonly reading = new Map<string, Promise<PolicyVersion>>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -54,7 +57,22 @@ export class PolicyStore {
     const hit = this.cache.get(cacheKey);
     const now = this.clock.now();
     if (hit && now - hit.at < POLICY_CACHE_MS) return hit.value;
-    const value =
+    const shared = this.reading.get(cacheKey);
+    if (shared) return shared;
+    const lookup = this.lookUp(tenant, action).then((value) => {
+      if (this.reading.get(cacheKey) === lookup) this.cache.set(cacheKey, { at: now, value });
+      return value;
+    });
+    this.reading.set(cacheKey, lookup);
+    const forget = () => {
+      if (this.reading.get(cacheKey) === lookup) this.reading.delete(cacheKey);
+    };
+    lookup.then(forget, forget);
+    return lookup;
+  }
+
+  private async lookUp(tenant: string, action: string): Promise<PolicyVersion> {
+    return (
       (await this.read(tenant, action, 'action')) ??
       (action === ANY_ACTION ? null : await this.read(tenant, ANY_ACTION, 'tenant-default')) ??
       ({
@@ -66,9 +84,8 @@ export class PolicyStore {
         setBy: null,
         reason: null,
         setAt: null,
-      } as const);
-    this.cache.set(cacheKey, { at: now, value });
-    return value;
+      } as const)
+    );
   }
 
   /** Every version of one policy stream, oldest first. */
@@ -112,6 +129,7 @@ export class PolicyStore {
         expected,
       );
       this.cache.clear();
+      this.reading.clear(); // a lookup that started before this version must not be cached or shared
       return toVersion(tenant, action, 'action', r.nextExpectedRevision, data);
     } catch (err) {
       if (err instanceof WrongExpectedVersionError) {

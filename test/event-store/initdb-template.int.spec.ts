@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { initdbTemplateDir, seedFromInitdbTemplate } from '../../src/event-store/postgres/initdb-template.js';
 import { writeInitdbTemplate } from '../../src/event-store/postgres/write-initdb-template.js';
 import { DataDirInUseError } from '../../src/event-store/postgres/data-dir-lock.js';
-import { seedAhead, takeSeedAhead } from '../../src/event-store/postgres/early-seed.js';
+import { openAhead, takeOpenedAhead } from '../../src/event-store/postgres/early-open.js';
 import { openPglite } from '../../src/event-store/postgres/open-pglite.js';
 import { IncompleteRestoreError, RESTORE_MARKER } from '../../src/event-store/postgres/restore-marker.js';
 import { installLedgerSchemas } from '../../src/ledger-schemas.js';
@@ -87,7 +87,7 @@ it('is found in the build directory by the compiled modules and by the server bu
 describe('seeded ahead (main.ts starts the copy before the modules load)', () => {
   it('openPglite takes over the lock and the copy: one cluster, the lock released on close', async () => {
     const dir = join(temp, 'ahead');
-    seedAhead({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
+    openAhead({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
     expect(readFileSync(join(dir, 'ledger.pid'), 'utf8')).toBe(String(process.pid)); // locked at once
     const opened = await openPglite({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
     try {
@@ -96,15 +96,32 @@ describe('seeded ahead (main.ts starts the copy before the modules load)', () =>
       await opened.close();
     }
     expect(existsSync(join(dir, 'ledger.pid'))).toBe(false);
-    expect(takeSeedAhead(dir)).toBeUndefined(); // handed over once
+    expect(takeOpenedAhead(dir)).toBeUndefined(); // handed over once
+  }, 60_000);
+
+  it('opens an existing directory ahead too: locked at once, openPglite takes the running instance over', async () => {
+    const dir = join(temp, 'existing');
+    const earlier = await openPglite({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
+    await earlier.executor.exec('create table kept (v int); insert into kept values (7)');
+    await earlier.close();
+    openAhead({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
+    expect(readFileSync(join(dir, 'ledger.pid'), 'utf8')).toBe(String(process.pid)); // locked at once
+    const opened = await openPglite({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
+    try {
+      expect((await opened.executor.query('select v from kept')).rows).toEqual([{ v: 7 }]);
+    } finally {
+      await opened.close();
+    }
+    expect(existsSync(join(dir, 'ledger.pid'))).toBe(false);
+    expect(takeOpenedAhead(dir)).toBeUndefined(); // handed over once
   }, 60_000);
 
   it('leaves a directory another live process holds alone, and openPglite refuses it', async () => {
     const dir = join(temp, 'held');
     mkdirSync(dir);
     writeFileSync(join(dir, 'ledger.pid'), '1'); // init: alive
-    seedAhead({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
-    expect(takeSeedAhead(dir)).toBeUndefined();
+    openAhead({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
+    expect(takeOpenedAhead(dir)).toBeUndefined();
     expect(existsSync(join(dir, 'base'))).toBe(false); // nothing copied
     await expect(openPglite({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template })).rejects.toThrow(
       DataDirInUseError,
@@ -115,8 +132,8 @@ describe('seeded ahead (main.ts starts the copy before the modules load)', () =>
     const dir = join(temp, 'restoring');
     mkdirSync(dir);
     writeFileSync(join(dir, RESTORE_MARKER), '');
-    seedAhead({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
-    expect(takeSeedAhead(dir)).toBeUndefined();
+    openAhead({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template });
+    expect(takeOpenedAhead(dir)).toBeUndefined();
     expect(existsSync(join(dir, 'ledger.pid'))).toBe(false); // its lock released
     await expect(openPglite({ dataDir: dir, diskReserveBytes: 0, initdbTemplate: template })).rejects.toThrow(
       IncompleteRestoreError,

@@ -1,9 +1,10 @@
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.js';
-import { takeSeedAhead } from './early-seed.js';
+import { takeOpenedAhead } from './early-open.js';
 import { initdbTemplateDir, seedFromInitdbTemplate } from './initdb-template.js';
 import { assertRoomToOpen, DEFAULT_DISK_RESERVE_BYTES } from './free-space.js';
 import { PgliteExecutor, type StorageLog } from './pglite-executor.js';
+import { PgliteThread } from './pglite-thread.js';
 import { assertNoIncompleteRestore } from './restore-marker.js';
 import { StorageGuard } from './storage-guard.js';
 import { WalCheckpoints } from './wal-checkpoints.js';
@@ -37,10 +38,13 @@ export interface OpenedPglite {
  * (`assertRoomToOpen`), locks the directory for this process (`ledger.pid`), and guards the
  * executor: writes are refused below the reserve, and after a storage failure the directory is
  * reopened by itself once there is room (docs/production.md "Disk space"); and it checkpoints
- * whenever 64 MiB of WAL accumulated ({@link WalCheckpoints}: PGlite has no checkpointer).
+ * whenever 64 MiB of WAL accumulated ({@link WalCheckpoints}: PGlite has no checkpointer). PGlite
+ * on a data directory runs on a worker thread ({@link PgliteThread}), off the request thread; in
+ * memory (tests) it runs in this thread.
  * A directory a restore was killed in the middle of is refused (`restore-in-progress`). A new
  * directory starts as a copy of the build's fresh cluster when it has one (`seedFromInitdbTemplate`),
- * or takes over the lock and copy main.ts started for it (`seedAhead`).
+ * or — for any directory — takes over the lock and the instance main.ts started opening
+ * (`openAhead`).
  * @throws InsufficientStorageError (one line naming the free space needed); DataDirInUseError;
  *   IncompleteRestoreError; the PGlite start-up error.
  */
@@ -53,27 +57,29 @@ export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPgli
     return { executor, close: () => executor.close() };
   }
   const reserveBytes = options.diskReserveBytes ?? DEFAULT_DISK_RESERVE_BYTES;
-  // main.ts may have locked a new directory and started its copy while the modules loaded.
-  const ahead = options.loadDataDir ? undefined : takeSeedAhead(dataDir);
+  // main.ts may have locked the directory and started opening it while the modules loaded.
+  const ahead = options.loadDataDir ? undefined : takeOpenedAhead(dataDir);
   if (!ahead) assertRoomToOpen(dataDir, reserveBytes);
   const unlock = ahead?.unlock ?? lockDataDir(dataDir);
-  let db: PGlite | undefined;
+  let db: PgliteThread | undefined;
   try {
     assertNoIncompleteRestore(dataDir);
     // A new directory starts as a copy of the build's fresh cluster when there is one (see
     // initdb-template.ts); a dump to load, when given, is what it starts from instead.
-    if (ahead) await ahead.seeded;
-    else if (!options.loadDataDir)
-      await seedFromInitdbTemplate(dataDir, options.initdbTemplate ?? initdbTemplateDir());
-    // One options object: PGlite ignores the second argument when the first is not a string.
-    db = new PGlite({ dataDir, loadDataDir: options.loadDataDir });
-    await db.waitReady;
+    if (ahead) db = await ahead.opened;
+    else {
+      if (!options.loadDataDir)
+        await seedFromInitdbTemplate(dataDir, options.initdbTemplate ?? initdbTemplateDir());
+      db = await PgliteThread.open({ dataDir, loadDataDir: options.loadDataDir });
+    }
+    let current = db;
     const guard = new StorageGuard({ dataDir, reserveBytes });
     await guard.start();
+    // the stopped instance's thread is ended (a PGlite that failed a WAL write spins), then a new one opens
     const reopen = async () => {
-      const again = new PGlite({ dataDir });
-      await again.waitReady;
-      return again;
+      await current.terminate();
+      current = await PgliteThread.open({ dataDir });
+      return current;
     };
     const executor = new PgliteExecutor(db, { guard, reopen, log: options.log });
     const checkpoints = new WalCheckpoints(executor, { guard });
@@ -85,11 +91,14 @@ export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPgli
         try {
           await executor.close();
         } finally {
+          // ends the thread also when close left the instance alone (stopped, or too little space)
+          await current.terminate();
           unlock();
         }
       },
     };
   } catch (error) {
+    db ??= await ahead?.opened.catch(() => undefined); // opened ahead, not taken over yet
     await db?.close().catch(() => undefined);
     unlock();
     throw error;

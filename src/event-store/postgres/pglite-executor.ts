@@ -1,8 +1,8 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { EventStoreUnavailableError, StorageUnavailableError } from '../event-store.port.js';
 import type { SqlExecutor, SqlResult } from '../sql-executor.js';
 import { runInSavepoint } from '../sql/savepoint.js';
 import { mib, RECOVERY_BYTES } from './free-space.js';
+import type { PgliteConnection } from './pglite-connection.js';
 import { type StorageFailure, storageFailureOf } from './storage-failure.js';
 import type { StorageGuard } from './storage-guard.js';
 import { toUnavailableError } from './unavailable-error.js';
@@ -27,7 +27,7 @@ export interface PgliteExecutorOptions {
    * again (a PGlite that failed a WAL write spins on its next call); with `guard` and `reopen`
    * the executor reopens it once {@link StorageGuard.roomToReopen}, and serves again.
    */
-  readonly reopen?: () => Promise<PGlite>;
+  readonly reopen?: () => Promise<PgliteConnection>;
   /** How often a stopped instance is retried, ms. @defaultValue 1000 */
   readonly reopenPollMs?: number;
   readonly log?: StorageLog;
@@ -37,7 +37,8 @@ export interface PgliteExecutorOptions {
 const READ_ONLY_TRANSACTION = '25006';
 
 /**
- * {@link SqlExecutor} over one PGlite instance — a single connection, so statements and
+ * {@link SqlExecutor} over one PGlite instance ({@link PgliteConnection}: in this thread, or on a
+ * worker thread for a data directory, see `PgliteThread`) — a single connection, so statements and
  * transactions are serialised here, in call order: while `transaction` runs, other calls wait.
  * The executor owns that order (instead of PGlite's own queue) so that no call ever reaches an
  * instance that failed: after a storage failure ({@link storageFailureOf}: disk full, PANIC, a
@@ -47,7 +48,7 @@ const READ_ONLY_TRANSACTION = '25006';
  * no statement timeout, so transaction options change nothing.
  */
 export class PgliteExecutor implements SqlExecutor {
-  #db: PGlite;
+  #db: PgliteConnection;
   #queue: Promise<unknown> = Promise.resolve();
   /** `default_transaction_read_only` as set on the current instance. */
   #readOnly = false;
@@ -56,14 +57,14 @@ export class PgliteExecutor implements SqlExecutor {
   #closed = false;
 
   constructor(
-    db: PGlite,
+    db: PgliteConnection,
     private readonly o: PgliteExecutorOptions = {},
   ) {
     this.#db = db;
   }
 
   /** The current PGlite instance (a new one after a reopen): call it only inside {@link runExclusive}. */
-  get db(): PGlite {
+  get db(): PgliteConnection {
     return this.#db;
   }
 
@@ -102,7 +103,7 @@ export class PgliteExecutor implements SqlExecutor {
    * Runs `fn` with the instance to itself: no other statement runs meanwhile (a consistent
    * `dumpDataDir`). Fails like a statement while the instance is stopped or closed.
    */
-  runExclusive<T>(fn: (db: PGlite) => Promise<T>): Promise<T> {
+  runExclusive<T>(fn: (db: PgliteConnection) => Promise<T>): Promise<T> {
     return this.#exclusive((db) => this.call(() => fn(db)));
   }
 
@@ -152,7 +153,7 @@ export class PgliteExecutor implements SqlExecutor {
   }
 
   /** Queues `fn` behind every earlier call; applies the guard's read-only switch first. */
-  #exclusive<T>(fn: (db: PGlite) => Promise<T>): Promise<T> {
+  #exclusive<T>(fn: (db: PgliteConnection) => Promise<T>): Promise<T> {
     const turn = this.#queue.then(async () => {
       if (this.#closed) throw new EventStoreUnavailableError('Event store unavailable: PGlite is closed');
       if (this.#stopped) throw new StorageUnavailableError(this.#stoppedReason());
@@ -235,7 +236,7 @@ export class PgliteExecutor implements SqlExecutor {
 class PgliteTransactionExecutor implements SqlExecutor {
   constructor(
     private readonly owner: PgliteExecutor,
-    private readonly db: PGlite,
+    private readonly db: PgliteConnection,
   ) {}
 
   async query<T>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {

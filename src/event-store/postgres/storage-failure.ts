@@ -4,8 +4,9 @@
  *   Emscripten's FS under PGlite, where ENOSPC is errno 51);
  * - `out-of-memory` (53200), `too-many-connections` (53300), `insufficient-resources` (the rest
  *   of SQLSTATE class 53, e.g. 53400 configuration_limit_exceeded) — PostgreSQL Appendix A;
- * - `crashed`: a PostgreSQL PANIC, another Emscripten FS error, or the WebAssembly instance
- *   aborting — PGlite cannot be used again after one.
+ * - `crashed`: a PostgreSQL PANIC, another Emscripten FS error, the WebAssembly instance
+ *   aborting, or the thread PGlite runs on ending (`PgliteThreadExitedError`) — PGlite cannot be
+ *   used again after one.
  */
 export type StorageFailureKind =
   'disk-full' | 'out-of-memory' | 'too-many-connections' | 'insufficient-resources' | 'crashed';
@@ -58,5 +59,6 @@ export function storageFailureOf(error: unknown): StorageFailure | undefined {
     return of('crashed');
   }
   if (name === 'RuntimeError') return of('crashed'); // WebAssembly.RuntimeError: the instance aborted
+  if (name === 'PgliteThreadExitedError') return of('crashed');
   return undefined;
 }
