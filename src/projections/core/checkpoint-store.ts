@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../../event-store/sql-executor.js';
+import type { SqlExecutor, SqlQueryable } from '../../event-store/sql-executor.js';
 
 /** The stored state of one read model (a row of `ledger_projections`). */
 export interface ProjectionRecord {
@@ -75,7 +75,8 @@ function toRecord(row: Row): ProjectionRecord {
 
 /**
  * Reads and writes `ledger_projections`. Every method takes the executor to run on, so the
- * projector can use the transaction that also writes the read model.
+ * projector can use the transaction that also writes the read model. The projector's per-batch
+ * statements (`…Many`) are prepared statements.
  */
 export const checkpointStore = {
   /** The row of `name`, or null when the read model was never installed. */
@@ -111,8 +112,9 @@ export const checkpointStore = {
    * two transactions locking overlapping sets cannot deadlock), by name.
    * @throws Error when one of them is not installed.
    */
-  async lockMany(tx: SqlQueryable, names: readonly string[]): Promise<Map<string, ProjectionRecord>> {
-    const { rows } = await tx.query<Row>(
+  async lockMany(tx: SqlExecutor, names: readonly string[]): Promise<Map<string, ProjectionRecord>> {
+    const { rows } = await tx.queryPrepared<Row>(
+      'rm_lock_checkpoints',
       `select ${COLUMNS} from ledger_projections where name = any($1::text[]) order by name for update`,
       [[...names]],
     );
@@ -123,8 +125,9 @@ export const checkpointStore = {
   },
 
   /** The rows of `names` that exist, by name (one statement). */
-  async loadMany(sql: SqlQueryable, names: readonly string[]): Promise<Map<string, ProjectionRecord>> {
-    const { rows } = await sql.query<Row>(
+  async loadMany(sql: SqlExecutor, names: readonly string[]): Promise<Map<string, ProjectionRecord>> {
+    const { rows } = await sql.queryPrepared<Row>(
+      'rm_load_checkpoints',
       `select ${COLUMNS} from ledger_projections where name = any($1::text[])`,
       [[...names]],
     );
@@ -136,12 +139,13 @@ export const checkpointStore = {
    * each checkpoint moves to its `position` (never backwards) with its event time and `holder`.
    */
   async advanceMany(
-    tx: SqlQueryable,
+    tx: SqlExecutor,
     moves: readonly { name: string; position: bigint; lastEventAt: Date }[],
     holder: string,
   ): Promise<void> {
     if (moves.length === 0) return;
-    await tx.query(
+    await tx.queryPrepared(
+      'rm_advance_checkpoints',
       `update ledger_projections p set position = greatest(p.position, m.position::bigint),
          last_event_at = m.last_event_at::timestamptz, updated_at = now(), holder = $4,
          heartbeat_at = now(), last_error = null, last_error_at = null
