@@ -13,7 +13,7 @@
  * · --pg <admin URL> (LEDGER_TEST_PG_ADMIN_URL or postgres://postgres@127.0.0.1:5432/postgres)
  * · --poll-ms <fallback poll> (1000) · --ledger-a <another build's dist/server/main.js> (A/B: every
  * measurement also on that build, alternating, in the same run) · --no-results (do not append to
- * RESULTS.md)
+ * RESULTS.md) · --keep-logs (keep the ledger's log and data directory; the path is printed)
  */
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -58,7 +58,13 @@ interface Run {
   readonly rate: number;
 }
 
-async function measure(run: Run, seconds: number, pgUrl: string, pollMs: number): Promise<LagResult> {
+async function measure(
+  run: Run,
+  seconds: number,
+  pgUrl: string,
+  pollMs: number,
+  keepLogs: boolean,
+): Promise<LagResult> {
   const { store: kind, rate } = run;
   const workDir = await mkdtemp(join(tmpdir(), 'ledger-lag-'));
   const server = await startLedgerServer({
@@ -105,16 +111,18 @@ async function measure(run: Run, seconds: number, pgUrl: string, pollMs: number)
               payload: { i },
             }),
           });
-          const body = (await res.json()) as { operationId?: string };
+          const body = (await res.json().catch(() => ({}))) as { operationId?: string };
           const done = performance.now();
-          // An overloaded ledger may refuse (503 store-unavailable): counted, not measured.
+          // An overloaded ledger may refuse (503 store-unavailable) or fail: counted, not measured.
           if (res.status !== 201 || !body.operationId) {
             refused++;
             return;
           }
           appended.set(body.operationId, done);
           claimLatency.push(done - sent);
-        })(),
+        })().catch(() => {
+          refused++; // the connection failed (reset, refused): counted like a refusal
+        }),
       );
     }
     await Promise.all(inFlight);
@@ -152,7 +160,8 @@ async function measure(run: Run, seconds: number, pgUrl: string, pollMs: number)
   } finally {
     await pgCpu?.close();
     await server.stop();
-    await rm(workDir, { recursive: true, force: true });
+    if (keepLogs) log(`[${run.build} ${kind}] logs kept in ${workDir}`);
+    else await rm(workDir, { recursive: true, force: true });
   }
 }
 
@@ -183,6 +192,7 @@ async function main(): Promise<void> {
       'poll-ms': { type: 'string', default: '1000' },
       'ledger-a': { type: 'string' },
       'no-results': { type: 'boolean', default: false },
+      'keep-logs': { type: 'boolean', default: false },
     },
   });
   const stores: StoreKind[] = values.store === 'both' ? ['postgres', 'pglite'] : [values.store as StoreKind];
@@ -211,7 +221,7 @@ async function main(): Promise<void> {
       ];
       for (const run of runs) {
         log(`[${run.build} ${store}] ${rate} claims/s for ${seconds} s…`);
-        const r = await measure(run, seconds, values.pg!, pollMs);
+        const r = await measure(run, seconds, values.pg!, pollMs, values['keep-logs']!);
         log(
           `[${run.build} ${store}] lag p50 ${r.lagP50.toFixed(1)} ms, p99 ${r.lagP99.toFixed(1)} ms (${r.seen}/${r.claims} seen, ${r.refused} refused), ` +
             `achieved ${r.achievedRate.toFixed(0)}/s, CPU/claim ledger ${us(r.nodeCpuUs)} µs, PostgreSQL ${us(r.pgCpuUs)} µs`,
