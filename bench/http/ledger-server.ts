@@ -21,6 +21,8 @@ export interface LedgerServerSpec {
   readonly workerKeys: number;
   /** Entry point to run instead of this build's `dist/src/main.js` (the `--ledger-a` build). */
   readonly main?: string;
+  /** More environment configuration (README "Configuration"), e.g. `LEDGER_RATE_LIMIT`. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** A running ledger with its worker tokens. */
@@ -50,6 +52,7 @@ export async function startLedgerServer(spec: LedgerServerSpec): Promise<LedgerS
     LEDGER_ADMIN_TOKEN: admin,
     LEDGER_PROJECTOR: spec.projector ? 'on' : 'off',
     LEDGER_DATA_DIR: join(spec.workDir, `${spec.name}-data`),
+    ...spec.env,
   };
   if (database) Object.assign(env, { LEDGER_STORE: 'postgres', DATABASE_URL: database.connectionString });
   let server: ServerProcess;

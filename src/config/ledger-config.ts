@@ -77,6 +77,12 @@ export interface LedgerConfig {
   readonly projectorPollMs: number;
   /** How often a standby instance tries to take over a read model's lock, ms. */
   readonly projectorLockPollMs: number;
+  /**
+   * Least time between the starts of two live projector batches, ms: appends arriving meanwhile
+   * are applied as one batch (fewer, larger transactions under load; lag grows by up to this).
+   * Null: the database's default (PostgreSQL 50, PGlite 100; src/projections/projection-runtime.ts).
+   */
+  readonly projectorIntervalMs: number | null;
   /** How long live-subscription changes are kept for resuming (Last-Event-ID), ms. */
   readonly projectionChangeRetentionMs: number;
   /** Interval of the lease sweeper, ms; 0 turns it off in this process. */
@@ -134,6 +140,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   projectorBatchSize: 500,
   projectorPollMs: 1000,
   projectorLockPollMs: 2000,
+  projectorIntervalMs: null,
   projectionChangeRetentionMs: 24 * 3600_000,
   sweepIntervalMs: 5_000,
   retentionIntervalMs: 600_000,
@@ -276,6 +283,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
       50,
       600_000,
     ),
+    projectorIntervalMs: env.LEDGER_PROJECTOR_INTERVAL_MS?.trim()
+      ? intVar(env, 'LEDGER_PROJECTOR_INTERVAL_MS', 0, 0, 60_000)
+      : DEFAULT_CONFIG.projectorIntervalMs,
     projectionChangeRetentionMs: intVar(
       env,
       'LEDGER_PROJECTION_CHANGE_RETENTION_MS',

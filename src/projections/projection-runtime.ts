@@ -73,19 +73,24 @@ function holderState(record: ProjectionRecord): string {
   return silent && state !== 'stopped' ? 'holder-silent' : state;
 }
 
+/** `options` without the keys whose value is undefined (so they do not override defaults). */
+function withoutUndefined<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 /** Default holder id: host, pid and a random suffix. */
 export function defaultInstanceId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 }
 
 /**
- * The read models of one process: installs their schema, runs a {@link Projector} per read model
- * (when `project` is on), and answers how fresh each one is, its status, and rebuild requests.
+ * The read models of one process: installs their schema, runs ONE {@link Projector} loop for all
+ * read models (when `project` is on), and answers how fresh each one is, its status, and rebuild requests.
  */
 export class ProjectionRuntime {
   readonly instanceId: string;
   private readonly models = new Map<string, ReadModel>();
-  private readonly projectors = new Map<string, Projector>();
+  private projector: Projector | null = null;
   private readonly freshness = new Map<string, { at: number; value: Promise<Freshness> }>();
   private started = false;
 
@@ -121,22 +126,19 @@ export class ProjectionRuntime {
     for (const model of this.models.values()) await installReadModel(this.db.executor, model);
     if (this.options.project === false) return;
     const pages = new PageCache(this.store);
-    for (const model of this.models.values()) {
-      const projector = new Projector(model, this.store, this.db, {
-        minIntervalMs: this.db.singleConnection ? SINGLE_CONNECTION_INTERVAL_MS : POOLED_INTERVAL_MS,
-        ...this.options,
-        instanceId: this.instanceId,
-        readAll: pages.readAll,
-      });
-      this.projectors.set(model.name, projector);
-      await projector.start();
-    }
+    this.projector = new Projector([...this.models.values()], this.store, this.db, {
+      minIntervalMs: this.db.singleConnection ? SINGLE_CONNECTION_INTERVAL_MS : POOLED_INTERVAL_MS,
+      ...withoutUndefined(this.options),
+      instanceId: this.instanceId,
+      readAll: pages.readAll,
+    });
+    await this.projector.start();
   }
 
   /** Stops the projectors (releasing their locks) and the database's dedicated session. */
   async stop(): Promise<void> {
-    await Promise.all([...this.projectors.values()].map((p) => p.stop()));
-    this.projectors.clear();
+    await this.projector?.stop();
+    this.projector = null;
     await this.db.close();
     this.started = false;
   }
@@ -170,7 +172,7 @@ export class ProjectionRuntime {
     const model = this.models.get(name);
     if (!model) throw new Error(`Unknown read model ${name}`);
     const record = await requestRebuild(this.db.executor, model, requestedBy);
-    this.projectors.get(name)?.poke();
+    this.projector?.poke();
     return this.describe(record);
   }
 
@@ -181,7 +183,7 @@ export class ProjectionRuntime {
   }
 
   private async describe(record: ProjectionRecord): Promise<ReadModelStatus> {
-    const local = this.projectors.get(record.name)?.status();
+    const local = this.projector?.statusOf(record.name);
     const iso = (d: Date | null) => d?.toISOString() ?? null;
     const lag = await this.lagProbe.measure(record.position);
     return {

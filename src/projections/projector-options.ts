@@ -9,6 +9,7 @@ export interface WarnLogger {
 /**
  * Projection runtime options of a process from its configuration (LEDGER_PROJECTOR,
  * LEDGER_PROJECTOR_BATCH_SIZE, LEDGER_PROJECTOR_POLL_MS, LEDGER_PROJECTOR_LOCK_POLL_MS,
+ * LEDGER_PROJECTOR_INTERVAL_MS (unset: the database's default),
  * LEDGER_PROJECTION_CHANGE_RETENTION_MS); projector failures are logged as warnings (they are
  * retried).
  */
@@ -21,6 +22,7 @@ export function projectorOptionsOf(
     batchSize: config.projectorBatchSize,
     pollMs: config.projectorPollMs,
     lockPollMs: config.projectorLockPollMs,
+    minIntervalMs: config.projectorIntervalMs ?? undefined,
     changeRetentionMs: config.projectionChangeRetentionMs,
     onError: (model, error) =>
       logger.warn(

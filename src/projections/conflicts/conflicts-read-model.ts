@@ -124,7 +124,8 @@ create index on ${n.conflicts} (tenant, action, position);
     }
     if (rows.length === 0) return [];
     const names = COLUMNS.map((c) => c.name).join(', ');
-    await tx.query(
+    await tx.queryPrepared(
+      `rm_insert_${n.conflicts}`,
       `insert into ${n.conflicts} (${names})
        select ${names} from jsonb_to_recordset($1::text::jsonb) as x(${COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')})
        on conflict (event_id) do nothing`,

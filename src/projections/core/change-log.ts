@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../../event-store/sql-executor.js';
+import type { SqlExecutor, SqlQueryable } from '../../event-store/sql-executor.js';
 import type { FeedChange } from './read-model.js';
 
 /** A feed change as stored (positions as bigint). */
@@ -12,9 +12,9 @@ export interface StoredChange {
 
 /**
  * Writes feed changes in the read model's transaction (one statement). A change already recorded
- * for `(feed, position)` is kept as it is (a re-applied event changes nothing).
+ * for `(feed, position)` is kept as it is (a re-applied event changes nothing). A prepared statement.
  */
-export async function writeChanges(tx: SqlQueryable, changes: readonly FeedChange[]): Promise<void> {
+export async function writeChanges(tx: SqlExecutor, changes: readonly FeedChange[]): Promise<void> {
   if (changes.length === 0) return;
   const rows = changes.map((c) => ({
     feed: c.feed,
@@ -23,7 +23,8 @@ export async function writeChanges(tx: SqlQueryable, changes: readonly FeedChang
     type: c.type,
     data: c.data,
   }));
-  await tx.query(
+  await tx.queryPrepared(
+    'rm_write_changes',
     `insert into ledger_projection_changes (feed, position, tenant, type, data)
      select feed, position, tenant, type, data
        from jsonb_to_recordset($1::text::jsonb) as x(feed text, position bigint, tenant text, type text, data jsonb)

@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../../event-store/sql-executor.js';
+import type { SqlExecutor, SqlQueryable } from '../../event-store/sql-executor.js';
 
 /** The stored state of one read model (a row of `ledger_projections`). */
 export interface ProjectionRecord {
@@ -75,7 +75,8 @@ function toRecord(row: Row): ProjectionRecord {
 
 /**
  * Reads and writes `ledger_projections`. Every method takes the executor to run on, so the
- * projector can use the transaction that also writes the read model.
+ * projector can use the transaction that also writes the read model. The projector's per-batch
+ * statements (`…Many`) are prepared statements.
  */
 export const checkpointStore = {
   /** The row of `name`, or null when the read model was never installed. */
@@ -104,6 +105,59 @@ export const checkpointStore = {
     );
     if (!rows[0]) throw new Error(`Read model ${name} is not installed`);
     return toRecord(rows[0]);
+  },
+
+  /**
+   * The rows of `names`, locked `FOR UPDATE` in name order (one lock order for every caller, so
+   * two transactions locking overlapping sets cannot deadlock), by name.
+   * @throws Error when one of them is not installed.
+   */
+  async lockMany(tx: SqlExecutor, names: readonly string[]): Promise<Map<string, ProjectionRecord>> {
+    const { rows } = await tx.queryPrepared<Row>(
+      'rm_lock_checkpoints',
+      `select ${COLUMNS} from ledger_projections where name = any($1::text[]) order by name for update`,
+      [[...names]],
+    );
+    const records = new Map(rows.map((r) => [r.name, toRecord(r)]));
+    const missing = names.find((n) => !records.has(n));
+    if (missing !== undefined) throw new Error(`Read model ${missing} is not installed`);
+    return records;
+  },
+
+  /** The rows of `names` that exist, by name (one statement). */
+  async loadMany(sql: SqlExecutor, names: readonly string[]): Promise<Map<string, ProjectionRecord>> {
+    const { rows } = await sql.queryPrepared<Row>(
+      'rm_load_checkpoints',
+      `select ${COLUMNS} from ledger_projections where name = any($1::text[])`,
+      [[...names]],
+    );
+    return new Map(rows.map((r) => [r.name, toRecord(r)]));
+  },
+
+  /**
+   * {@link advance} of several read models in ONE statement (arrays unnested side by side):
+   * each checkpoint moves to its `position` (never backwards) with its event time and `holder`.
+   */
+  async advanceMany(
+    tx: SqlExecutor,
+    moves: readonly { name: string; position: bigint; lastEventAt: Date }[],
+    holder: string,
+  ): Promise<void> {
+    if (moves.length === 0) return;
+    await tx.queryPrepared(
+      'rm_advance_checkpoints',
+      `update ledger_projections p set position = greatest(p.position, m.position::bigint),
+         last_event_at = m.last_event_at::timestamptz, updated_at = now(), holder = $4,
+         heartbeat_at = now(), last_error = null, last_error_at = null
+       from unnest($1::text[], $2::text[], $3::text[]) as m(name, position, last_event_at)
+       where p.name = m.name`,
+      [
+        moves.map((m) => m.name),
+        moves.map((m) => m.position.toString()),
+        moves.map((m) => m.lastEventAt.toISOString()),
+        holder,
+      ],
+    );
   },
 
   /** Moves the live checkpoint (never backwards) and records the holder. */

@@ -1,11 +1,13 @@
-import type { EventStore } from '../../event-store/event-store.port.js';
+import type { EventStore, RecordedEvent } from '../../event-store/event-store.port.js';
 import { rebuildStep } from '../rebuild/rebuild-step.js';
 import { applyLiveBatch, type BeforeCommitHook } from './apply-batch.js';
+import { applySharedBatch } from './apply-shared-batch.js';
 import type { ReadAll } from './page-cache.js';
 import { pruneChanges } from './change-log.js';
 import { checkpointStore } from './checkpoint-store.js';
 import { installReadModel } from './generation-tables.js';
 import type { ProjectionDatabase, ProjectionLock } from './projection-database.js';
+import type { ProjectionRecord } from './checkpoint-store.js';
 import type { ReadModel } from './read-model.js';
 import { sleep, Wakeup } from './wakeup.js';
 import { logProjectorTakeover, nestEventLogger } from '../../observability/index.js';
@@ -21,11 +23,11 @@ export type ProjectorState =
 export interface ProjectorOptions {
   /** Who projects (shown as `holder`), e.g. `hostname:pid:random`. */
   readonly instanceId: string;
-  /** Events per live batch (= per transaction). @defaultValue 500 */
+  /** Events per live batch (= per transaction, shared by the read models at one checkpoint). @defaultValue 500 */
   readonly batchSize?: number;
   /** Events per shadow batch of a rebuild. @defaultValue 2000 */
   readonly rebuildBatchSize?: number;
-  /** Fallback poll when live and no wake-up arrives. @defaultValue 1000 */
+  /** Fallback poll when live and no wake-up arrives (also the idle loop's period). @defaultValue 1000 */
   readonly pollMs?: number;
   /**
    * Least time between the starts of two live batches: a wake-up that comes sooner waits, so a
@@ -33,9 +35,9 @@ export interface ProjectorOptions {
    * only connection (PGlite), where every transaction makes claims wait. @defaultValue 0
    */
   readonly minIntervalMs?: number;
-  /** How often a standby instance tries to take over the lock. @defaultValue 1000 */
+  /** How often an instance tries to take over a read model's lock it does not hold. @defaultValue 1000 */
   readonly lockPollMs?: number;
-  /** Wait after a failed step before retrying (events are never skipped). @defaultValue 1000 */
+  /** Wait after a read model's failed step before retrying it (events are never skipped). @defaultValue 1000 */
   readonly retryMs?: number;
   /** Feed changes older than this are pruned by the holder. @defaultValue 24 h */
   readonly changeRetentionMs?: number;
@@ -59,31 +61,50 @@ export interface ProjectorStatus {
 const PRUNE_EVERY_MS = 60_000;
 /** The holder refreshes `heartbeat_at` at least this often (ms) while it holds the lock. */
 const HEARTBEAT_MS = 5_000;
+/** See {@link Projector.holdLocks}, ms. */
+const LOCK_TRY_SLACK_MS = 5;
+
+/** What the loop knows of one read model. */
+interface Slot {
+  readonly model: ReadModel;
+  lock: ProjectionLock | null;
+  state: ProjectorState;
+  lastError: string | null;
+  /** When the state was last recorded on the read model's row (Date.now()). */
+  lastMark: number;
+  lastPrune: number;
+  /** When taking the lock was last tried (0: never). */
+  lastLockTry: number;
+  /** A failed read model is left alone until then (Date.now()). */
+  retryAt: number;
+}
 
 /**
- * Keeps one read model up to date: a catch-up subscription over `EventStore.readAll` from the
- * stored checkpoint, then live (woken by the store's append hook, else polling). Each batch is
- * ONE transaction with the checkpoint ({@link applyLiveBatch}); an online rebuild in progress is
- * advanced between live batches ({@link rebuildStep}). Only the instance holding the read model's
- * lock projects; others stand by and poll for the lock, so one takes over when the holder dies.
- * Failures are reported and retried after `retryMs` — an event is never skipped.
+ * Keeps a set of read models up to date in ONE loop: a catch-up subscription over
+ * `EventStore.readAll` from the stored checkpoints, then live (woken by the store's append hook,
+ * else polling every `pollMs`). Read models at the same checkpoint share one page read of the log
+ * and one transaction per batch with their checkpoints ({@link applySharedBatch}); a failed shared
+ * batch is retried model by model at once ({@link applyLiveBatch}), so one failing read model does
+ * not hold the others back, and the failing one is retried after `retryMs`. An idle wake-up costs
+ * one checkpoint read and one page read: no lock, no transaction. An online rebuild in progress
+ * is advanced between live batches ({@link rebuildStep}). Each read model has its own lock: only
+ * the instance holding it projects it; the loop tries to take the others every `lockPollMs`, so
+ * one instance takes over when the holder dies. Events are never skipped.
  */
 export class Projector {
-  private state: ProjectorState = 'stopped';
-  private lock: ProjectionLock | null = null;
+  private readonly slots: Slot[];
+  /** Slots that failed during the current step (their state stays `failed` until the next one). */
+  private readonly failedInStep = new Set<Slot>();
   private running: Promise<void> | null = null;
   private stopping = false;
   private readonly wakeup = new Wakeup();
   private unsubscribe: (() => void) | null = null;
-  private lastError: string | null = null;
-  private lastPrune = 0;
-  private lastMark = 0;
   private readonly o: Required<Omit<ProjectorOptions, 'onError' | 'beforeCommit' | 'readAll'>> &
     ProjectorOptions;
   private readonly readAll: ReadAll;
 
   constructor(
-    private readonly model: ReadModel,
+    models: readonly ReadModel[],
     private readonly store: EventStore,
     private readonly db: ProjectionDatabase,
     options: ProjectorOptions,
@@ -99,29 +120,38 @@ export class Projector {
       ...options,
     };
     this.readAll = options.readAll ?? ((after, limit) => store.readAll(after, limit));
+    this.slots = models.map((model) => ({
+      model,
+      lock: null,
+      state: 'stopped',
+      lastError: null,
+      lastMark: 0,
+      lastPrune: 0,
+      lastLockTry: 0,
+      retryAt: 0,
+    }));
   }
 
-  /** The read model's name. */
-  get name(): string {
-    return this.model.name;
+  /** The read models' names. */
+  get names(): string[] {
+    return this.slots.map((s) => s.model.name);
   }
 
-  /** This instance's view: state, holder id, last failure. */
-  status(): ProjectorStatus {
-    return {
-      name: this.model.name,
-      state: this.state,
-      instanceId: this.o.instanceId,
-      lastError: this.lastError,
-    };
+  /** This instance's view of read model `name` (state, holder id, last failure), or undefined. */
+  statusOf(name: string): ProjectorStatus | undefined {
+    const slot = this.slots.find((s) => s.model.name === name);
+    if (!slot) return undefined;
+    return { name, state: slot.state, instanceId: this.o.instanceId, lastError: slot.lastError };
   }
 
-  /** Installs the read model's tables if needed and starts projecting in the background. */
+  /** Installs the read models' tables if needed and starts projecting in the background. */
   async start(): Promise<void> {
     if (this.running) return;
     this.stopping = false;
-    this.state = 'starting';
-    await installReadModel(this.db.executor, this.model);
+    for (const slot of this.slots) {
+      slot.state = 'starting';
+      await installReadModel(this.db.executor, slot.model);
+    }
     this.unsubscribe = this.store.subscribeToAppends?.(() => this.wakeup.signal()) ?? null;
     this.running = this.loop();
   }
@@ -131,7 +161,7 @@ export class Projector {
     this.wakeup.signal();
   }
 
-  /** Stops after the current batch and releases the lock. Idempotent. */
+  /** Stops after the current batch and releases the locks. Idempotent. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.wakeup.signal();
@@ -143,98 +173,199 @@ export class Projector {
 
   private async loop(): Promise<void> {
     while (!this.stopping) {
+      const started = Date.now();
+      let busy = false;
+      let held: Slot[] = [];
       try {
-        if (!(await this.holdLock())) {
-          this.state = 'standby';
-          await this.wakeup.wait(this.o.lockPollMs);
-          continue;
-        }
-        const started = Date.now();
-        const busy = await this.step();
-        if (!busy && !this.stopping) {
-          await this.wakeup.wait(this.o.pollMs);
-          const rest = started + this.o.minIntervalMs - Date.now();
-          if (rest > 0 && !this.stopping) await sleep(rest);
-        }
+        held = await this.holdLocks();
+        if (held.length > 0) busy = await this.step(held.filter((s) => s.retryAt <= Date.now()));
       } catch (error) {
-        this.state = 'failed';
-        this.lastError = error instanceof Error ? error.message : String(error);
-        this.o.onError?.(this.model.name, error);
-        await checkpointStore
-          .markError(this.db.executor, this.model.name, this.lastError)
-          .catch(() => undefined);
-        if (!this.stopping) await sleep(this.o.retryMs);
+        // Reading the checkpoints failed (e.g. the database is unreachable): every held read model.
+        for (const slot of held) await this.fail(slot, error);
       }
+      if (busy || this.stopping) continue;
+      await this.wakeup.wait(this.idleWaitMs(held));
+      const rest = started + this.o.minIntervalMs - Date.now();
+      if (rest > 0 && !this.stopping) await sleep(rest);
     }
-    if (this.lock && !this.lock.lost) {
-      await checkpointStore
-        .markHolder(this.db.executor, this.model.name, this.o.instanceId, 'stopped')
-        .catch(() => undefined);
+    for (const slot of this.slots) {
+      if (slot.lock && !slot.lock.lost) {
+        await checkpointStore
+          .markHolder(this.db.executor, slot.model.name, this.o.instanceId, 'stopped')
+          .catch(() => undefined);
+      }
+      await slot.lock?.release();
+      slot.lock = null;
+      slot.state = 'stopped';
     }
-    await this.lock?.release();
-    this.lock = null;
-    this.state = 'stopped';
   }
 
-  /** Holds (or tries to take) the lock. @returns whether this instance may project now. */
-  private async holdLock(): Promise<boolean> {
-    if (this.lock?.lost) this.lock = null;
-    if (this.lock) return true;
-    this.lock = await this.db.tryLock(this.model.name);
-    if (this.lock) {
-      await this.setState('catching-up', true);
-      const record = await checkpointStore.load(this.db.executor, this.model.name);
+  /** How long an idle loop sleeps unless woken: the poll, a due retry, or the next lock attempt. */
+  private idleWaitMs(held: readonly Slot[]): number {
+    const now = Date.now();
+    let wait = held.length > 0 ? this.o.pollMs : this.o.lockPollMs;
+    for (const slot of this.slots) {
+      if (slot.lock && slot.retryAt > now) wait = Math.min(wait, slot.retryAt - now);
+      if (!slot.lock) wait = Math.min(wait, slot.lastLockTry + this.o.lockPollMs - now);
+    }
+    return Math.max(1, wait);
+  }
+
+  /** Keeps the locks held and tries (every `lockPollMs`) to take the others. @returns the held slots. */
+  private async holdLocks(): Promise<Slot[]> {
+    const now = Date.now();
+    for (const slot of this.slots) {
+      if (slot.lock?.lost) {
+        slot.lock = null;
+        slot.state = 'standby';
+      }
+      // A timer may fire a millisecond early: a try due within LOCK_TRY_SLACK_MS counts as due.
+      if (slot.lock || this.stopping || now - slot.lastLockTry < this.o.lockPollMs - LOCK_TRY_SLACK_MS)
+        continue;
+      slot.lastLockTry = now;
+      slot.lock = await this.db.tryLock(slot.model.name);
+      if (!slot.lock) {
+        slot.state = 'standby';
+        continue;
+      }
+      await this.setState(slot, 'catching-up', true);
+      const record = await checkpointStore.load(this.db.executor, slot.model.name);
       logProjectorTakeover(takeoverLog, {
-        readModel: this.model.name,
+        readModel: slot.model.name,
         instanceId: this.o.instanceId,
         checkpoint: record?.position ?? 0n,
       });
     }
-    return this.lock !== null;
+    return this.slots.filter((s) => s.lock !== null);
   }
 
-  /** One live batch, then one rebuild step. @returns true when more work is waiting. */
-  private async step(): Promise<boolean> {
-    const record = await checkpointStore.load(this.db.executor, this.model.name);
-    if (!record) throw new Error(`Read model ${this.model.name} is not installed`);
-    const events = await this.readAll(record.position, this.o.batchSize);
-    if (this.lock?.lost || this.stopping) return false;
-    if (events.length > 0) {
-      await applyLiveBatch(this.db, this.model, events, this.o.instanceId, this.o.beforeCommit);
-      this.db.announceLocally(this.model.name);
-      this.lastError = null;
+  /**
+   * One live batch per checkpoint position (read models at the same position share it), then one
+   * rebuild step per read model rebuilding. @returns true when more work is waiting.
+   */
+  private async step(slots: readonly Slot[]): Promise<boolean> {
+    this.failedInStep.clear();
+    if (slots.length === 0) return false;
+    const records = await checkpointStore.loadMany(
+      this.db.executor,
+      slots.map((s) => s.model.name),
+    );
+    const groups = new Map<bigint, Slot[]>();
+    for (const slot of slots) {
+      const record = records.get(slot.model.name);
+      if (!record) {
+        await this.fail(slot, new Error(`Read model ${slot.model.name} is not installed`));
+        continue;
+      }
+      const group = groups.get(record.position) ?? [];
+      group.push(slot);
+      groups.set(record.position, group);
     }
-    const full = events.length >= this.o.batchSize;
+    const full = new Set<Slot>();
+    for (const [position, group] of groups) {
+      if (this.stopping) return false;
+      const events = await this.readAll(position, this.o.batchSize);
+      const live = group.filter((s) => s.lock && !s.lock.lost);
+      if (events.length === 0 || live.length === 0 || this.stopping) continue;
+      for (const slot of await this.applyLive(live, events))
+        if (events.length >= this.o.batchSize) full.add(slot);
+    }
     let rebuilding = false;
-    if (record.rebuildGeneration !== null && !this.lock?.lost && !this.stopping) {
+    for (const slot of slots) {
+      const record = records.get(slot.model.name);
+      if (!record || this.failedInStep.has(slot)) continue;
+      const busy = await this.rebuild(slot, record);
+      rebuilding ||= busy;
+      await this.setState(slot, busy ? 'rebuilding' : full.has(slot) ? 'catching-up' : 'live');
+      await this.maybePrune(slot);
+    }
+    return full.size > 0 || rebuilding;
+  }
+
+  /**
+   * Applies `events` to the read models of `group` (all at one checkpoint) in one shared
+   * transaction; when that fails, to each alone, so the healthy ones advance and only the failing
+   * ones are marked failed. @returns the slots that applied the batch.
+   */
+  private async applyLive(group: readonly Slot[], events: readonly RecordedEvent[]): Promise<Slot[]> {
+    try {
+      await applySharedBatch(
+        this.db,
+        group.map((s) => s.model),
+        events,
+        this.o.instanceId,
+        this.o.beforeCommit,
+      );
+      for (const slot of group) this.succeeded(slot);
+      return [...group];
+    } catch (error) {
+      if (group.length === 1) {
+        await this.fail(group[0]!, error);
+        return [];
+      }
+    }
+    const done: Slot[] = [];
+    for (const slot of group) {
+      if (this.stopping || !slot.lock || slot.lock.lost) continue;
+      try {
+        await applyLiveBatch(this.db, slot.model, events, this.o.instanceId, this.o.beforeCommit);
+        this.succeeded(slot);
+        done.push(slot);
+      } catch (error) {
+        await this.fail(slot, error);
+      }
+    }
+    return done;
+  }
+
+  /** One rebuild step of `slot` if it is rebuilding. @returns true when the rebuild has more to do. */
+  private async rebuild(slot: Slot, record: ProjectionRecord): Promise<boolean> {
+    if (record.rebuildGeneration === null || !slot.lock || slot.lock.lost || this.stopping) return false;
+    try {
       const result = await rebuildStep(
         this.readAll,
         this.db,
-        this.model,
+        slot.model,
         this.o.rebuildBatchSize,
         this.o.beforeCommit,
       );
-      rebuilding = result === 'progressed';
-      if (result === 'swapped') this.db.announceLocally(this.model.name);
+      if (result === 'swapped') this.db.announceLocally(slot.model.name);
+      return result === 'progressed';
+    } catch (error) {
+      await this.fail(slot, error);
+      return false;
     }
-    await this.setState(rebuilding ? 'rebuilding' : full ? 'catching-up' : 'live');
-    await this.maybePrune();
-    return full || rebuilding;
+  }
+
+  private succeeded(slot: Slot): void {
+    this.db.announceLocally(slot.model.name);
+    slot.lastError = null;
+    if (slot.state === 'failed') slot.state = 'catching-up';
+  }
+
+  /** Reports a failure of `slot` and leaves it alone for `retryMs` (it is retried, never skipped). */
+  private async fail(slot: Slot, error: unknown): Promise<void> {
+    this.failedInStep.add(slot);
+    slot.state = 'failed';
+    slot.lastError = error instanceof Error ? error.message : String(error);
+    slot.retryAt = Date.now() + this.o.retryMs;
+    this.o.onError?.(slot.model.name, error);
+    await checkpointStore.markError(this.db.executor, slot.model.name, slot.lastError).catch(() => undefined);
   }
 
   /** Sets the state; records it (and the heartbeat) on the read model's row when it changed or is due. */
-  private async setState(state: ProjectorState, force = false): Promise<void> {
+  private async setState(slot: Slot, state: ProjectorState, force = false): Promise<void> {
     const now = Date.now();
-    if (this.state === state && !force && now - this.lastMark < HEARTBEAT_MS) return;
-    this.state = state;
-    this.lastMark = now;
-    await checkpointStore.markHolder(this.db.executor, this.model.name, this.o.instanceId, state);
+    if (slot.state === state && !force && now - slot.lastMark < HEARTBEAT_MS) return;
+    slot.state = state;
+    slot.lastMark = now;
+    await checkpointStore.markHolder(this.db.executor, slot.model.name, this.o.instanceId, state);
   }
 
-  private async maybePrune(): Promise<void> {
+  private async maybePrune(slot: Slot): Promise<void> {
     const now = Date.now();
-    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = now;
-    await pruneChanges(this.db.executor, this.model.name, this.model.feeds, this.o.changeRetentionMs);
+    if (now - slot.lastPrune < PRUNE_EVERY_MS) return;
+    slot.lastPrune = now;
+    await pruneChanges(this.db.executor, slot.model.name, slot.model.feeds, this.o.changeRetentionMs);
   }
 }

@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../../event-store/sql-executor.js';
+import type { SqlExecutor } from '../../event-store/sql-executor.js';
 
 /** A column of a read-model table: its name and SQL type. */
 export interface Column {
@@ -10,10 +10,12 @@ export interface Column {
  * Inserts or updates `rows` of `table` in ONE statement (`jsonb_to_recordset`), keyed by `key`.
  * Each row object has a property per column (bigints as decimal strings). With `guardColumn`,
  * an existing row is only overwritten by a row whose guard value is greater (e.g.
- * `last_position`), so writing an older version of a row changes nothing.
+ * `last_position`), so writing an older version of a row changes nothing. A prepared statement
+ * named after the table (parsed and planned once per connection; the text depends only on the
+ * table's name and columns, so the name always stands for the same text).
  */
 export async function upsertRows(
-  tx: SqlQueryable,
+  tx: SqlExecutor,
   table: string,
   columns: readonly Column[],
   key: readonly string[],
@@ -28,7 +30,8 @@ export async function upsertRows(
     .map((c) => `${c.name} = excluded.${c.name}`)
     .join(', ');
   const guard = guardColumn ? ` where ${table}.${guardColumn} < excluded.${guardColumn}` : '';
-  await tx.query(
+  await tx.queryPrepared(
+    `rm_upsert_${table}`,
     `insert into ${table} (${names})
      select ${names} from jsonb_to_recordset($1::text::jsonb) as x(${types})
      on conflict (${key.join(', ')}) do update set ${updates}${guard}`,

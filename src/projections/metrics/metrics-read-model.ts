@@ -140,7 +140,8 @@ create index on ${n.metrics} (tenant, bucket, bucket_start);
     n: TableNames,
     wanted: { tenant: string; action: string; bucket: string; bucket_start: string }[],
   ): Promise<Map<string, Bucket>> {
-    const { rows } = await tx.query<Record<string, string>>(
+    const { rows } = await tx.queryPrepared<Record<string, string>>(
+      `rm_load_${n.metrics}`,
       `select m.tenant, m.action, m.bucket, to_char(m.bucket_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as bucket_start,
               ${COUNTERS.map((c) => `m.${c}::text as ${c}`).join(', ')}, m.last_position::text as last_position
          from ${n.metrics} m

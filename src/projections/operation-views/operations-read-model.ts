@@ -154,7 +154,12 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
   private async load(tx: SqlExecutor, n: TableNames, ids: string[]): Promise<Map<string, Loaded>> {
     const loaded = new Map<string, Loaded>();
     if (ids.length === 0) return loaded;
-    const { rows } = await tx.query<{ operation_id: string; fold: OperationFold; last_position: string }>(
+    const { rows } = await tx.queryPrepared<{
+      operation_id: string;
+      fold: OperationFold;
+      last_position: string;
+    }>(
+      `rm_load_${n.operations}`,
       `select operation_id::text, fold, last_position::text from ${n.operations} where operation_id = any($1::uuid[])`,
       [ids],
     );
@@ -165,7 +170,13 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
         review: new Map(),
       });
     }
-    const review = await tx.query<{ operation_id: string; reason: string; since: string; detail: unknown }>(
+    const review = await tx.queryPrepared<{
+      operation_id: string;
+      reason: string;
+      since: string;
+      detail: unknown;
+    }>(
+      `rm_load_${n.review_queue}`,
       `select operation_id::text, reason, to_char(since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as since, detail
          from ${n.review_queue} where operation_id = any($1::uuid[])`,
       [ids],
@@ -183,7 +194,8 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
   ): Promise<void> {
     if (ops.length === 0) return;
     const keep = ops.flatMap((op) => op.items.map((i) => `${op.id}/${i.reason}`));
-    await tx.query(
+    await tx.queryPrepared(
+      `rm_delete_${n.review_queue}`,
       `delete from ${n.review_queue} where operation_id = any($1::uuid[])
          and not (operation_id::text || '/' || reason = any($2::text[]))`,
       [ops.map((op) => op.id), keep],

@@ -1,0 +1,62 @@
+import type { RecordedEvent } from '../../event-store/event-store.port.js';
+import type { BatchOutcome, BeforeCommitHook } from './apply-batch.js';
+import { writeChanges } from './change-log.js';
+import { checkpointStore } from './checkpoint-store.js';
+import type { ProjectionDatabase } from './projection-database.js';
+import { type FeedChange, type ReadModel, tableNames } from './read-model.js';
+
+/**
+ * Applies `events` (global order) to the LIVE tables of every read model in `models` in ONE
+ * transaction with all their checkpoints and feed changes — the batch of {@link applyLiveBatch}
+ * for several read models at once, so a batch costs one transaction (and one checkpoint update,
+ * one feed-change insert) whatever the number of read models. Locks the checkpoint rows (name
+ * order); each read model applies only the events after ITS checkpoint (models may stand at
+ * different positions; one with nothing new is left untouched). A failure in any read model —
+ * including `beforeCommit`, called once per read model that applied events — rolls ALL of it back:
+ * no rows, no feed changes, no checkpoint moved. `prepare` runs per read model before the
+ * transaction (it may read the event store).
+ * @returns what each read model's part did, by name.
+ */
+export async function applySharedBatch(
+  db: ProjectionDatabase,
+  models: readonly ReadModel[],
+  events: readonly RecordedEvent[],
+  holder: string,
+  beforeCommit?: BeforeCommitHook,
+): Promise<Map<string, BatchOutcome>> {
+  const prepared = new Map<string, unknown>();
+  for (const model of models) if (model.prepare) prepared.set(model.name, await model.prepare(events));
+  return db.executor.transaction(async (tx) => {
+    const records = await checkpointStore.lockMany(
+      tx,
+      models.map((m) => m.name),
+    );
+    const outcomes = new Map<string, BatchOutcome>();
+    const changes: FeedChange[] = [];
+    const moves: { name: string; position: bigint; lastEventAt: Date }[] = [];
+    const announced: string[] = [];
+    for (const model of models) {
+      const record = records.get(model.name)!;
+      const fresh = events.filter((e) => e.globalPosition > record.position);
+      if (fresh.length === 0) {
+        outcomes.set(model.name, { applied: 0, position: record.position });
+        continue;
+      }
+      const names = tableNames(model, record.generation);
+      const own = await model.apply(tx, fresh, names, prepared.get(model.name));
+      changes.push(...own);
+      if (own.length > 0) announced.push(model.name);
+      const last = fresh[fresh.length - 1]!;
+      moves.push({ name: model.name, position: last.globalPosition, lastEventAt: last.recordedAt });
+      outcomes.set(model.name, { applied: fresh.length, position: last.globalPosition });
+    }
+    await writeChanges(tx, changes);
+    await checkpointStore.advanceMany(tx, moves, holder);
+    for (const name of announced) await db.announceInTransaction(tx, name);
+    for (const model of models) {
+      const applied = outcomes.get(model.name)!.applied;
+      if (applied > 0) await beforeCommit?.({ model: model.name, shadow: false, events: applied });
+    }
+    return outcomes;
+  });
+}
