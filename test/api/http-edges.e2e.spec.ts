@@ -1,6 +1,7 @@
 // The HTTP edges a client meets before any route's logic runs: methods a route does not have,
 // bodies too large or malformed, query strings, and the headers every answer carries. Pinned so
 // that the HTTP platform under the ledger (issue 13) can change without any client noticing.
+import { request as httpRequest } from 'node:http';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 
 let ledger: TestLedger;
@@ -81,6 +82,37 @@ describe('bodies', () => {
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(res.body).toMatchObject({ status: 413, code: 'payload-too-large' });
     expect((await ledger.client.claim(key('HUGE'), { n: 1 })).status).toBe(201);
+  });
+
+  it('a declared length over the limit is refused 413 problem+json at once, before the body is sent', async () => {
+    const answer = await new Promise<{ status: number; type: string; body: any }>((resolve, reject) => {
+      const req = httpRequest(`${ledger.url}/v1/claims`, {
+        method: 'POST',
+        headers: {
+          ...auth(),
+          'content-type': 'application/json',
+          'content-length': String(ledger.config.maxBodyBytes + 1),
+        },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          resolve({
+            status: res.statusCode!,
+            type: String(res.headers['content-type']),
+            body: JSON.parse(text),
+          });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      req.write('{"key":'); // the rest never comes: the answer must not wait for it
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.type).toContain('application/problem+json');
+    expect(answer.body).toMatchObject({ status: 413, code: 'payload-too-large' });
   });
 
   it('the batch route reads bodies above the single-request limit, up to its own', async () => {
