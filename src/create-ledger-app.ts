@@ -65,6 +65,14 @@ export async function createLedgerApp(
     AppModule.with({ config, store, sql, clock: options.clock }),
     new LedgerFastifyAdapter({
       bodyLimit: config.maxBodyBytes,
+      // Paths are matched as on Express, where clients first met them: a trailing slash and the
+      // letter case do not matter, and no path parameter is too long (Fastify answers 414 over
+      // 100 characters; step names may have 128 and tenants more, docs/api.md).
+      routerOptions: {
+        ignoreTrailingSlash: true,
+        caseSensitive: false,
+        maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+      },
       genReqId: (req: IncomingMessage) => correlationOf(req).correlationId, // one id in logs, X-Request-Id and events
     }),
     { bodyParser: false, logger: options.logger ?? ledgerNestLogger() },
@@ -96,6 +104,9 @@ export async function createLedgerApp(
   setupOpenApi(app);
   return app;
 }
+
+/** Longest path parameter the router accepts, characters (Node bounds the request line anyway). */
+const MAX_PATH_PARAMETER_LENGTH = 16 * 1024;
 
 /** The route whose bodies may be up to `maxBatchBodyBytes` (every other: `maxBodyBytes`). */
 const BATCH_ROUTE = '/v1/claims/batch';

@@ -70,6 +70,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       body = problem('internal', 500, 'an unexpected error occurred');
     }
     if (res.raw.headersSent || res.sent) return;
+    // Fastify marks a refusal while reading the body `Connection: close`. For a body over the
+    // limit that is refused before any of it was read, Node instead discards the rest and keeps
+    // the connection, so a client still sending it reads the 413 rather than a reset (EPIPE).
+    if (body.status === 413 && err instanceof HttpException) res.removeHeader('connection');
     void res
       .status(body.status)
       .headers({ ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE })

@@ -71,6 +71,27 @@ describe('methods', () => {
   });
 });
 
+describe('paths', () => {
+  it('a trailing slash and the letter case of the path do not matter (as routes were matched before)', async () => {
+    expect((await send('GET', '/health/')).status).toBe(200);
+    expect((await send('GET', '/HEALTH')).status).toBe(200);
+    expect((await send('GET', '/v1/tenants/acme/operations/', auth())).status).toBe(200);
+    const anonymous = await send('GET', '/V1/tenants/acme/operations');
+    expect(anonymous.status).toBe(401); // authenticated like its lower-case path
+  });
+
+  it('the longest valid step name (128 characters) reaches its route', async () => {
+    const claim = await ledger.client.claim(key('LONG-STEP'), { n: 1 });
+    expect(claim.status).toBe(201);
+    const step = 's'.repeat(128);
+    const res = await ledger.client.op(claim.body.operationId, `steps/${step}/start`, {
+      fencingToken: claim.body.fencingToken,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.providerIdempotencyKey).toEqual(expect.any(String));
+  });
+});
+
 describe('bodies', () => {
   it('a body over the limit is refused 413 problem+json, and nothing is claimed', async () => {
     const body = JSON.stringify({
