@@ -80,6 +80,23 @@ describe('paths', () => {
     expect(anonymous.status).toBe(401); // authenticated like its lower-case path
   });
 
+  it("a request line over Node's header limit is answered 431 with Connection: close (the socket is not reused)", async () => {
+    const answer = await new Promise<{ status: number; connection: string | undefined }>(
+      (resolve, reject) => {
+        const req = httpRequest(`${ledger.url}/v1/tenants/${'y'.repeat(20_000)}/operations`, {
+          headers: auth(),
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve({ status: res.statusCode!, connection: res.headers.connection });
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+    expect(answer).toEqual({ status: 431, connection: 'close' });
+  });
+
   it('the longest valid step name (128 characters) reaches its route', async () => {
     const claim = await ledger.client.claim(key('LONG-STEP'), { n: 1 });
     expect(claim.status).toBe(201);
