@@ -3,6 +3,7 @@
 // object per line: {"dir", "at"} → spin until Date.now() >= at, lockDataDir(dir) → {"won"} or
 // {"refused"}; {"release": true} → drop the lock it holds → {"released": true}.
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const { lockDataDir } = await import(process.argv[2]);
 let release = null;
@@ -14,7 +15,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     process.stdout.write(JSON.stringify({ released: true }) + '\n');
     continue;
   }
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, msg.at - Date.now() - 3)));
+  await sleep(Math.max(0, msg.at - Date.now() - 3));
   while (Date.now() < msg.at) {
     /* start together with the siblings */
   }
