@@ -6,13 +6,12 @@ import { ContentionError } from '../../src/common/contention.error.js';
 function render(err: unknown) {
   const sent: { status?: number; headers?: Record<string, string>; body?: string } = {};
   const res = {
-    raw: { headersSent: false },
-    sent: false,
+    headersSent: false,
     status(code: number) {
       sent.status = code;
       return this;
     },
-    headers(headers: Record<string, string>) {
+    set(headers: Record<string, string>) {
       sent.headers = headers;
       return this;
     },
@@ -20,7 +19,7 @@ function render(err: unknown) {
       sent.body = body;
     },
   };
-  const host = { switchToHttp: () => ({ getResponse: () => res, getRequest: () => ({ headers: {} }) }) };
+  const host = { switchToHttp: () => ({ getResponse: () => res }) };
   new ProblemDetailsFilter().catch(err, host as never);
   return { ...sent, problem: JSON.parse(sent.body!) };
 }

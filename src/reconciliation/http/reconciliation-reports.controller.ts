@@ -9,8 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
 import { ReconciliationItemsDto, ReconciliationRunDto, ReconciliationRunListDto } from './run-answers.dto.js';
-import type { FastifyReply } from 'fastify';
-import { streamResponse } from '../../common/streamed-response.js';
+import type { Response } from 'express';
 import { CurrentCaller, RequireRole, type Caller } from '../../auth/index.js';
 import { problem } from '../../common/problem.js';
 import { ProblemException } from '../../common/problem.exception.js';
@@ -105,7 +104,7 @@ export class ReconciliationReportsController {
     @Param('id', runIdPipe) id: string,
     @Query() q: ItemsQueryDto,
     @CurrentCaller() caller: Caller,
-    @Res() reply: FastifyReply,
+    @Res() res: Response,
   ): Promise<void> {
     readableTenant(caller, tenant);
     const run = await runStore.get(this.sql, tenant, id);
@@ -113,7 +112,7 @@ export class ReconciliationReportsController {
     if (run.status !== 'completed') throw notComplete(run);
     if (q.format === 'csv') {
       if (q.cursor !== undefined) throw invalidCursor();
-      const res = streamResponse(reply, 200, {
+      res.status(200).set({
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': `attachment; filename="reconciliation-${run.id}${q.category ? `-${q.category}` : ''}.csv"`,
         'X-Ledger-Checkpoint': run.checkpoint ?? '-1',
@@ -141,7 +140,7 @@ export class ReconciliationReportsController {
       { category: q.category, afterSeq: cursor ? Number(cursor[0]) : 0 },
       q.limit ?? 50,
     );
-    void reply.send({
+    res.json({
       id: run.id,
       tenant,
       category: q.category ?? null,
