@@ -33,12 +33,13 @@ it('waits for a lock file a starting rival has created but not yet written, and 
   const dir = await mkdtemp(join(tmpdir(), 'ledger-lock-'));
   const file = join(dir, LOCK_FILE);
   await writeFile(file, ''); // what an older rival leaves between creating and writing
-  // The rival writes its pid 300 ms later (Jest's parent stands in for a live rival process).
+  // The rival (Jest's parent's pid stands in for a live rival process) says it is running, then
+  // writes its pid 200 ms later: well inside the 2 s a starting process waits for it.
   const rival = spawn(process.execPath, [
     '-e',
-    `setTimeout(() => require('node:fs').writeFileSync(${JSON.stringify(file)}, '${process.ppid}'), 300)`,
+    `process.stdout.write('ready\\n'); setTimeout(() => require('node:fs').writeFileSync(${JSON.stringify(file)}, '${process.ppid}'), 200)`,
   ]);
-  await new Promise((resolve) => rival.once('spawn', resolve));
+  await new Promise((resolve) => rival.stdout.once('data', resolve));
   expect(() => lockDataDir(dir)).toThrow(new RegExp(`in use by process ${process.ppid}`));
   expect(await readFile(file, 'utf8')).toBe(String(process.ppid));
   await rm(dir, { recursive: true, force: true });
