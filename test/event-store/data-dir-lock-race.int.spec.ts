@@ -95,3 +95,16 @@ it("leaves the files of taking the lock out of backups, as it leaves the lock it
   }
   expect(isProcessFile('/base/1/1259')).toBe(false);
 });
+
+it('takes over a stale lock beside a takeover lock left long ago, even when its pid now belongs to another process', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ledger-lock-'));
+  await writeFile(join(dir, LOCK_FILE), '2147483646'); // left by a process that died
+  const takeover = join(dir, `${LOCK_FILE}.takeover`);
+  await writeFile(takeover, String(process.ppid)); // a live pid, reused by some other process
+  const minuteAgo = new Date(Date.now() - 60_000);
+  await utimes(takeover, minuteAgo, minuteAgo); // a takeover lasts microseconds: this one is a corpse
+  const release = lockDataDir(dir);
+  expect(await readFile(join(dir, LOCK_FILE), 'utf8')).toBe(String(process.pid));
+  release();
+  await rm(dir, { recursive: true, force: true });
+});

@@ -48,7 +48,8 @@ const UNWRITTEN_GRACE_MS = 2_000;
  * happens under `<dir>/ledger.pid.takeover`, taken the same way, and only if the lock file still
  * holds what was judged stale — so of several processes starting together on a stale lock exactly
  * one wins. A takeover lock whose own holder died is removed (that needs a process killed inside
- * the few microseconds of a takeover and another starting then).
+ * the few microseconds of a takeover and another starting then), and so is one older than 2 s
+ * whatever its pid (a takeover lasts microseconds; the pid may belong to another process now).
  * @returns a function releasing the directory (idempotent).
  * @throws DataDirInUseError naming the directory and the process holding it, or saying that the
  *   lock did not settle within 2 s.
@@ -126,6 +127,9 @@ function takeOver(file: string): boolean {
   if (!createWithPid(mutex)) {
     const holder = inspect(mutex);
     if (holder.kind === 'stale') removeIfSame(mutex, holder.content);
+    // A takeover lasts microseconds: an old one was left by a crash, whoever has its pid now.
+    else if (holder.kind === 'live' && ageMs(mutex) > UNWRITTEN_GRACE_MS)
+      unlinkIfHolding(mutex, String(holder.pid));
     return false;
   }
   try {
@@ -148,6 +152,24 @@ function removeIfSame(file: string, content: string): boolean {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   return true;
+}
+
+/** Milliseconds since `file` was last written; 0 if it is gone. */
+function ageMs(file: string): number {
+  try {
+    return Date.now() - statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Removes `file` if it still holds exactly `content`. */
+function unlinkIfHolding(file: string, content: string): void {
+  try {
+    if (readFileSync(file, 'utf8').trim() === content) unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }
 
 function releaser(file: string): () => void {
