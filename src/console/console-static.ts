@@ -23,15 +23,18 @@ export function serveConsole(fastify: FastifyInstance, directory: string | null)
         void reply.headers(CONSOLE_HEADERS);
         done();
       });
+      // The router ignores a trailing slash (as Express did for routes), so `/console/` reaches this
+      // route as well as `/console`: only the path without the slash is redirected.
       scope.route({
         method: ['GET', 'HEAD'],
         url: '/',
         prefixTrailingSlash: 'no-slash',
-        handler: (_request, reply) => reply.redirect('/console/', 301),
+        handler: (request, reply) => {
+          if (!request.url.split('?', 1)[0]!.endsWith('/')) return reply.redirect('/console/', 301);
+          return directory === null ? notBuilt(request, reply) : reply.sendFile('index.html');
+        },
       });
       if (directory === null) {
-        const notBuilt = (_request: unknown, reply: FastifyReply) =>
-          answer(reply, 'console-not-built', 'the console is not built: run `npm run build` and restart');
         scope.route({ method: ['GET', 'HEAD'], url: '/*', handler: notBuilt });
         scope.setNotFoundHandler(notBuilt);
         return;
@@ -41,7 +44,6 @@ export function serveConsole(fastify: FastifyInstance, directory: string | null)
         prefix: '/',
         index: 'index.html',
         dotfiles: 'deny',
-        decorateReply: false,
         setHeaders: (reply: FastifyReply, path: string) => {
           const hashed = /[\\/]assets[\\/]/.test(path);
           void reply.header(
@@ -54,6 +56,11 @@ export function serveConsole(fastify: FastifyInstance, directory: string | null)
     },
     { prefix: '/console' },
   );
+}
+
+/** The answer to every console request while the console is not built. */
+function notBuilt(_request: unknown, reply: FastifyReply): FastifyReply {
+  return answer(reply, 'console-not-built', 'the console is not built: run `npm run build` and restart');
 }
 
 /** Answers 404 problem+json with `code`. */
