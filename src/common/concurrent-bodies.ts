@@ -7,12 +7,11 @@ import { ProblemException } from './problem.exception.js';
  * batch route, whose 16 MiB bodies cost ~140 MiB each while parsed and decided: 20 at once peaked
  * at 2.8 GiB). Beyond `limit` in flight the request is answered 429 `rate-limited` with
  * `Retry-After: 1` before its body is read (Node discards the unread body), so memory stays
- * bounded by `limit` bodies. A slot is freed once the response is sent and the body is in (or
- * discarded), or when the client goes away.
+ * bounded by `limit` bodies. A slot is freed once the response is sent or the client goes away.
  */
 export function concurrentBodies(limit: number): NodeMiddleware {
   let inFlight = 0;
-  return (req, res, next) => {
+  return (_req, res, next) => {
     if (inFlight >= limit) {
       return next(
         new ProblemException(
@@ -25,21 +24,16 @@ export function concurrentBodies(limit: number): NodeMiddleware {
     }
     inFlight++;
     let freed = false;
-    // Held until the answer is sent AND the body is in (read, or discarded by Node after an early
-    // answer such as 413): a refusal sent before its 16 MiB arrived would otherwise free the slot
-    // at once and admit the next body while this one still streams in.
-    const settle = () => {
+    // Freed once the answer is sent (or the connection is gone): a body refused before it was read
+    // (413 on its declared length, 429, 401) is discarded by Node as it arrives and holds no memory,
+    // and its client may keep the connection without ever sending the rest.
+    const free = () => {
       if (freed) return;
-      const answered = res.writableFinished || res.destroyed;
-      const received = req.complete || req.destroyed;
-      if (!answered || !received) return;
       freed = true;
       inFlight--;
     };
-    res.once('finish', settle);
-    res.once('close', settle);
-    req.once('end', settle);
-    req.once('close', settle);
+    res.once('finish', free);
+    res.once('close', free);
     next();
   };
 }

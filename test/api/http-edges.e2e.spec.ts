@@ -153,6 +153,27 @@ describe('bodies', () => {
     expect(answer.body).toMatchObject({ status: 413, code: 'payload-too-large' });
   });
 
+  it('batch requests refused 413 at once free their slots although their clients keep the connection', async () => {
+    // Each refused client holds its socket open and never sends the rest of the declared body: the
+    // refusal holds no memory, so it must not hold one of the route's `maxConcurrentBatches` slots.
+    const held = await Promise.all(
+      Array.from({ length: ledger.config.maxConcurrentBatches + 1 }, () => refusedButHeldOpen()),
+    );
+    try {
+      expect(held.map((h) => h.status)).toEqual(held.map(() => 413));
+      const res = await send(
+        'POST',
+        '/v1/claims/batch',
+        { ...auth(), 'content-type': 'application/json' },
+        JSON.stringify({ claims: [{ key: key('AFTER-413'), payload: { n: 1 } }] }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.results[0]).toMatchObject({ index: 0, status: 201 });
+    } finally {
+      for (const h of held) h.close();
+    }
+  });
+
   it('the batch route reads bodies above the single-request limit, up to its own', async () => {
     const claims = Array.from({ length: 300 }, (_, i) => ({
       key: key(`BIG-${i}`),
@@ -226,3 +247,24 @@ describe('query strings', () => {
     expect(res.body.code).toBe('validation');
   });
 });
+
+
+/** A batch request declaring a body over the batch limit, answered, whose client keeps its socket. */
+function refusedButHeldOpen(): Promise<{ status: number; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${ledger.url}/v1/claims/batch`, {
+      method: 'POST',
+      headers: {
+        ...auth(),
+        'content-type': 'application/json',
+        'content-length': String(ledger.config.maxBatchBodyBytes + 1),
+      },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, close: () => req.destroy() }));
+    });
+    req.on('error', reject);
+    req.write('{"claims":['); // the rest never comes, and the socket stays open
+  });
+}
