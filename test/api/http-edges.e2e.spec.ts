@@ -248,7 +248,6 @@ describe('query strings', () => {
   });
 });
 
-
 /** A batch request declaring a body over the batch limit, answered, whose client keeps its socket. */
 function refusedButHeldOpen(): Promise<{ status: number; close: () => void }> {
   return new Promise((resolve, reject) => {
