@@ -1,6 +1,13 @@
 /** Signals that stop the ledger: SIGTERM (service managers, `kill`), SIGINT (Ctrl-C), SIGHUP. */
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 
+/**
+ * A repeat of the signal last taken within this many milliseconds is the same stop: Ctrl-C (and
+ * a service manager's whole-group kill) reaches node directly and again through npm, which
+ * forwards the signals it receives to the script it runs.
+ */
+export const SIGNAL_ECHO_MS = 1000;
+
 /** Receives the stop signals once start-up is complete (`stopOnSignals`). */
 export type StopSignalHandler = (signal: NodeJS.Signals) => void;
 
@@ -32,6 +39,8 @@ export interface HoldOptions {
   readonly source?: Pick<NodeJS.Process, 'on'>;
   /** Ends the process; default `process.exit`. */
   readonly exit?: (code: number) => void;
+  /** Monotonic clock in milliseconds; default `performance.now`. */
+  readonly now?: () => number;
 }
 
 /**
@@ -40,16 +49,22 @@ export interface HoldOptions {
  * directory's lock and a half-opened database left behind, nor a shutdown closing the store
  * while start-up still uses it. The first signal is held until start-up hands the signals over
  * ({@link HeldStopSignals.deliverTo}; the ledger then stops gracefully, exit code 0); a second one
- * during start-up exits with code 1 at once. This module imports nothing: it is loaded and
+ * during start-up exits with code 1 at once. The same signal again within {@link SIGNAL_ECHO_MS}
+ * of the one taken is dropped, during start-up and after it. This module imports nothing: it is loaded and
  * installed before the application's modules.
  */
 export function holdStopSignals(options: HoldOptions = {}): HeldStopSignals {
   const source = options.source ?? process;
   const exit = options.exit ?? ((code: number) => process.exit(code));
+  const now = options.now ?? (() => performance.now());
+  let last: { signal: NodeJS.Signals; at: number } | undefined;
   let held: NodeJS.Signals | undefined;
   let listener: StartupSignalListener | undefined;
   let handler: StopSignalHandler | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
+    const at = now();
+    if (last?.signal === signal && at - last.at < SIGNAL_ECHO_MS) return;
+    last = { signal, at };
     if (handler) return handler(signal);
     if (held === undefined) {
       held = signal;

@@ -6,12 +6,14 @@ import { holdStopSignals, STOP_SIGNALS } from '../../src/process/held-stop-signa
 function holder() {
   const source = new EventEmitter();
   const exits: number[] = [];
+  const clock = { ms: 0 };
   const signals = holdStopSignals({
     source: source as unknown as Pick<NodeJS.Process, 'on'>,
     exit: (code) => void exits.push(code),
+    now: () => clock.ms,
   });
   const send = (signal: NodeJS.Signals) => source.emit(signal, signal);
-  return { source, exits, signals, send };
+  return { source, exits, signals, send, clock };
 }
 
 it('listens for SIGTERM, SIGINT and SIGHUP', () => {
@@ -37,11 +39,12 @@ it('holds a signal during start-up, tells the listener (also one registered late
 });
 
 it('a second signal during start-up exits 1 at once, after telling the listener', () => {
-  const { exits, signals, send } = holder();
+  const { exits, signals, send, clock } = holder();
   const told: [string, boolean][] = [];
   signals.onStartupSignal((signal, again) => told.push([signal, again]));
   send('SIGHUP');
   expect(exits).toEqual([]);
+  clock.ms += 10;
   send('SIGTERM');
   expect(told).toEqual([
     ['SIGHUP', false],
@@ -58,4 +61,28 @@ it('without a signal the hand-over delivers nothing; it happens once', () => {
   send('SIGTERM');
   expect(delivered).toEqual(['SIGTERM']);
   expect(() => signals.deliverTo(() => undefined)).toThrow(/already handed over/);
+});
+
+it('the same signal again within a second is one stop (Ctrl-C reaches node directly and through npm)', () => {
+  const { exits, signals, send, clock } = holder();
+  const told: [string, boolean][] = [];
+  signals.onStartupSignal((signal, again) => told.push([signal, again]));
+  send('SIGINT');
+  clock.ms += 5;
+  send('SIGINT'); // npm's forward of the same Ctrl-C
+  expect(told).toEqual([['SIGINT', false]]);
+  expect(exits).toEqual([]);
+  const delivered: string[] = [];
+  signals.deliverTo((signal) => delivered.push(signal));
+  clock.ms += 2_000;
+  send('SIGINT'); // a real second Ctrl-C, after the hand-over: the handler's
+  clock.ms += 5;
+  send('SIGINT'); // and its echo
+  expect(delivered).toEqual(['SIGINT', 'SIGINT']);
+  clock.ms += 990;
+  send('SIGINT'); // within a second of the one taken: still one stop
+  expect(delivered).toEqual(['SIGINT', 'SIGINT']);
+  clock.ms += 10;
+  send('SIGINT');
+  expect(delivered).toEqual(['SIGINT', 'SIGINT', 'SIGINT']);
 });
