@@ -104,8 +104,11 @@ it('SIGTERM to the pid of `npm start` stops the server: final SSE event, one log
     headers: { authorization: `Bearer ${token}` },
   });
   expect(health.status).toBe(200);
-  process.kill(again.child.pid!, 'SIGINT');
+  // Ctrl-C in a terminal: SIGINT to the whole group, so node gets it directly and from npm.
+  process.kill(-again.child.pid!, 'SIGINT');
   expect(await again.exited).toEqual({ code: 0, signal: null });
+  expect(again.output().match(/SIGINT received: shutting down/g)).toHaveLength(1);
+  expect(again.output()).not.toMatch(/again/);
 }, 90_000);
 
 it('a port in use: one clear line, exit code 1, no database and no admin key created', async () => {
