@@ -44,8 +44,8 @@ export interface RestoreFs {
  * 1. takes the directory's lock (`ledger.pid`): a directory a running ledger holds is refused
  *    first, even with `force`; what an earlier, killed restore left (its staging directory) is
  *    removed;
- * 2. refuses a directory that is not empty unless `force` (naming an unfinished restore), and
- *    too little free space;
+ * 2. refuses a directory that is not empty unless `force` (naming an unfinished restore); then
+ *    reads the backup (an unreadable or corrupt one is refused) and refuses too little free space;
  * 3. builds the database in a staging directory inside `dataDir` (same volume): PGlite loads the
  *    tar (`loadDataDir`) and starts on it — crash recovery replays the WAL up to the snapshot —
  *    then the events are counted, a checkpoint written and the database closed;
@@ -64,13 +64,6 @@ export async function restoreDataDir(
   force = false,
   fs: RestoreFs = { rename: renameSync },
 ): Promise<RestoreResult> {
-  let tar: Buffer;
-  try {
-    const bytes = readFileSync(file);
-    tar = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
-  } catch (error) {
-    throw new AdminCliError(`cannot read the backup ${file}: ${(error as Error).message}`);
-  }
   const created = !existsSync(dataDir);
   const unlock = lockTarget(dataDir); // refuses one a live ledger holds
   const staging = join(dataDir, `${RESTORE_STAGING_PREFIX}${process.pid}`);
@@ -89,6 +82,7 @@ export async function restoreDataDir(
           : `${dataDir} is not empty (${present.length} entries): restore into a new directory, or pass --force to replace its contents`,
       );
     }
+    const tar = readBackup(file); // after the target's refusals: a large backup is not read for nothing
     const needed = tar.length + RECOVERY_BYTES;
     const free = freeBytesSync(dataDir);
     if (free < needed) {
@@ -104,6 +98,19 @@ export async function restoreDataDir(
     rmSync(staging, { recursive: true, force: true });
     unlock();
     if (!done && created) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The tar of backup `file`, gunzipped when it is gzip.
+ * @throws AdminCliError when it cannot be read or decompressed.
+ */
+function readBackup(file: string): Buffer {
+  try {
+    const bytes = readFileSync(file);
+    return bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
+  } catch (error) {
+    throw new AdminCliError(`cannot read the backup ${file}: ${(error as Error).message}`);
   }
 }
 

@@ -47,6 +47,10 @@ describe('POST /v1/admin/backup (embedded store)', () => {
     await expect(refused).rejects.toThrow(AdminCliError);
     await expect(refused).rejects.toThrow(/is not empty/);
     expect(readdirSync(join(work, 'data'))).toContain('PG_VERSION'); // the refusal left it as it was
+    // the target is judged before the backup is read: no file needed, nothing decompressed
+    await expect(restoreDataDir(join(work, 'no-such-backup.tar.gz'), join(work, 'data'))).rejects.toThrow(
+      /is not empty/,
+    );
     expect((await restoreDataDir(file, join(work, 'data'), true)).events).toBe(restored.events);
   }, 60_000);
 
