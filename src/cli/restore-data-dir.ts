@@ -19,6 +19,7 @@ import {
   RESTORE_STAGING_PREFIX,
 } from '../event-store/postgres/restore-marker.js';
 import { freeBytesSync, mib, RECOVERY_BYTES } from '../event-store/postgres/free-space.js';
+import { pgliteStartParams } from '../event-store/postgres/pglite-start-params.js';
 
 /** A backup could not be written or restored (bad file, target not empty, no room); exit status 1. */
 export class AdminCliError extends Error {
@@ -170,7 +171,11 @@ function swapIn(dataDir: string, staging: string, present: readonly string[], fs
 
 /** PGlite started on `tar` in `dir` (which it creates): the events it holds, checkpointed and closed. */
 async function stage(tar: Buffer, file: string, dir: string): Promise<RestoreResult> {
-  const db = new PGlite({ dataDir: dir, loadDataDir: new Blob([tar], { type: 'application/x-tar' }) });
+  const db = new PGlite({
+    dataDir: dir,
+    loadDataDir: new Blob([tar], { type: 'application/x-tar' }),
+    startParams: pgliteStartParams(),
+  });
   try {
     await db.waitReady;
     const { rows } = await db.query<RestoreResult>(

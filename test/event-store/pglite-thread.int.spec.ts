@@ -13,6 +13,7 @@ import { constraintOf, sqlStateOf } from '../../src/event-store/sql/sql-error.js
 import { seedPgliteDataDir } from '../support/pglite-snapshot.js';
 import { describeGroupCommit } from './group-commit.contract.js';
 import { ids, newEvents, streamName } from './event-store-test-kit.js';
+import { PGLITE_SHARED_BUFFERS } from '../../src/event-store/postgres/pglite-start-params.js';
 
 const START_TIMEOUT = 30_000;
 const dataDirs: string[] = [];
@@ -69,6 +70,11 @@ describe('PGlite on a data directory', () => {
     order.push('request served');
     await slow;
     expect(order).toEqual(['request served', 'slow statement done']);
+  });
+
+  it("starts PGlite with the ledger's buffer cache, not initdb's 128MB (see pglite-start-params.ts)", async () => {
+    const { rows } = await store.executor.query<{ shared_buffers: string }>('show shared_buffers');
+    expect(rows).toEqual([{ shared_buffers: PGLITE_SHARED_BUFFERS }]);
   });
 
   it('returns rows as in-process PGlite parses them (jsonb objects, int8 numbers)', async () => {
