@@ -205,10 +205,11 @@ it('SIGTERM at any moment of start-up: exit 0 once started with the lock release
   // its fork and installing its forwarding handler) where SIGTERM kills npm and leaves node
   // running — npm's, not the ledger's. node installs its handlers ≈ 0.3 s after it starts (more
   // under load), and locks the data directory and starts the database well before it listens.
+  // Five moments, each start a whole start and stop (≈ 5 CPU-s): before the handlers, while the
+  // modules load and the store opens, while the app is built, and about when it listens.
   const batches = [
-    [150, 1000, 2500],
-    [400, 1400],
-    [700, 1900],
+    [150, 700, 1600],
+    [400, 2400],
   ];
   const outcomes: { delayMs: number; dataDir: string; hadDatabase: boolean }[] = [];
   for (const batch of batches) {
