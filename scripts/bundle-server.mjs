@@ -5,8 +5,9 @@
 // bundle"). dist/src stays the unbundled build that tools and tests import.
 //
 // Left outside the bundle, loaded from node_modules as before:
-// - what OpenTelemetry's preload patches when tracing is on (express and its router, pg, the
-//   OpenTelemetry packages themselves: one copy of the API's global registry);
+// - what OpenTelemetry's preload patches when tracing is on (pg, the OpenTelemetry packages
+//   themselves: one copy of the API's global registry); Fastify is bundled: its instrumentation
+//   listens on Fastify's diagnostics channel, which works on a bundled copy too;
 // - packages that find their own files on disk (PGlite's wasm and data, swagger-ui-dist's assets,
 //   pino's transports in worker threads) or load native or optional modules (the EventStoreDB
 //   client and gRPC, loaded only for that store; Nest's optional transports);
@@ -21,8 +22,6 @@ const external = [
   '@eventstore/db-client',
   '@grpc/grpc-js',
   '@opentelemetry/*',
-  'express',
-  'router',
   'pg',
   'pg-native',
   'pino',
@@ -33,8 +32,8 @@ const external = [
   '@nestjs/microservices/*',
   '@nestjs/websockets',
   '@nestjs/websockets/*',
-  '@nestjs/platform-fastify',
-  '@fastify/static',
+  '@fastify/multipart',
+  '@fastify/view',
   'class-transformer',
   'class-transformer/*',
   'class-validator',

@@ -2,8 +2,8 @@ import { concurrentBodies } from './common/concurrent-bodies.js';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication, LoggerService, LogLevel } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Server, ServerResponse } from 'node:http';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AppModule } from './app.module.js';
 import { ApiKeyService } from './auth/api-key.service.js';
 import { restrictToLoopback } from './auth/auth-disabled.js';
@@ -23,8 +23,15 @@ import type { Clock } from './common/clock.js';
 import { setupOpenApi } from './openapi.js';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
 import { HttpDrain } from './process/http-drain.js';
+import { LedgerFastifyAdapter } from './process/ledger-fastify-adapter.js';
 import { LedgerMetrics } from './metrics/ledger-metrics.js';
-import { ledgerNestLogger, requestObservability } from './observability/index.js';
+import {
+  correlationOf,
+  keepBodyForRequestLog,
+  ledgerNestLogger,
+  recordRouteTemplate,
+  requestObservability,
+} from './observability/index.js';
 
 /** Options of {@link createLedgerApp}. */
 export interface CreateLedgerAppOptions {
@@ -42,7 +49,7 @@ export interface CreateLedgerAppOptions {
  * Builds the ledger HTTP application (not yet listening): opens the configured event store
  * (installing its schema and the API key table), API key authentication on every /v1 route
  * before any body is read (README "Security"; create keys with `createAppApiKey(app, …)`),
- * exact-JSON body parsing with size limits, problem+json errors,
+ * on Fastify (`@nestjs/platform-fastify`), exact-JSON body parsing with size limits, problem+json errors,
  * class-validator DTO validation, and the OpenAPI document at /docs. Its HTTP server's requests
  * are tracked for a graceful stop (`HttpDrain.of(app.getHttpServer())`, used on SIGTERM).
  * @throws EventStoreUnavailableError when the store cannot be opened.
@@ -54,12 +61,29 @@ export async function createLedgerApp(
   const store = options.store ?? (await openEventStore(config));
   const sql = options.sql ?? (await sqlOf(store, config));
   await installApiKeySchema(sql);
-  const app = await NestFactory.create<NestExpressApplication>(
+  const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.with({ config, store, sql, clock: options.clock }),
+    new LedgerFastifyAdapter({
+      bodyLimit: config.maxBodyBytes,
+      // Paths are matched as on Express, where clients first met them: a trailing slash and the
+      // letter case do not matter, and no path parameter is too long (Fastify answers 414 over
+      // 100 characters; step names may have 128 and tenants more, docs/api.md).
+      routerOptions: {
+        ignoreTrailingSlash: true,
+        caseSensitive: false,
+        maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+      },
+      genReqId: (req: IncomingMessage) => correlationOf(req).correlationId, // one id in logs, X-Request-Id and events
+    }),
     { bodyParser: false, logger: options.logger ?? ledgerNestLogger() },
   );
-  app.disable('x-powered-by');
+  const fastify = app.getHttpAdapter().getInstance();
   configureHttpServer(app, config);
+  // Node's own answer to a request it cannot parse (431 for a request line or headers over the
+  // limit, 400 otherwise) says `Connection: close`; Fastify's replacement does not, yet closes the
+  // socket, so a keep-alive client sent its next request into it ('socket hang up', found by the
+  // every-route fuzz). Without a listener Node answers as it did under Express.
+  app.getHttpServer().removeAllListeners('clientError');
   limitSlowRequests(app.getHttpServer() as Server, config.requestTimeoutMs);
   app.use(requestObservability(options.logger)); // correlation, X-Request-Id, request log: first
   app.use(httpMetricsMiddleware(app.get(LedgerMetrics)));
@@ -67,17 +91,30 @@ export async function createLedgerApp(
   app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
   if (config.auth === 'disabled') restrictToLoopback(app);
   app.use('/v1', storableQuery);
-  app.use(
-    '/v1/claims/batch',
-    concurrentBodies(config.maxConcurrentBatches),
-    ...exactJsonBody(config.maxBatchBodyBytes),
-  );
-  app.use(...exactJsonBody(config.maxBodyBytes));
+  app.use('/v1/claims/batch', concurrentBodies(config.maxConcurrentBatches));
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    recordRouteTemplate(request); // after the middleware: what they refused stays `unmatched`
+    done();
+  });
+  exactJsonBody(fastify);
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    keepBodyForRequestLog(request);
+    done();
+  });
+  fastify.addHook('onRoute', (route) => {
+    if (route.url === BATCH_ROUTE) route.bodyLimit = config.maxBatchBodyBytes;
+  });
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(ledgerValidationPipe());
   setupOpenApi(app);
   return app;
 }
+
+/** Longest path parameter the router accepts, characters (Node bounds the request line anyway). */
+const MAX_PATH_PARAMETER_LENGTH = 16 * 1024;
+
+/** The route whose bodies may be up to `maxBatchBodyBytes` (every other: `maxBodyBytes`). */
+const BATCH_ROUTE = '/v1/claims/batch';
 
 /** How much longer than it advertises the server keeps an idle connection open, ms. */
 export const KEEP_ALIVE_GRACE_MS = 15_000;
@@ -93,7 +130,7 @@ export const KEEP_ALIVE_GRACE_MS = 15_000;
  * Setting `Keep-Alive` on the response replaces Node's own header. `headersTimeout` (60 s) is
  * unrelated: since Node 18 it only bounds receiving one request's headers, not idle connections.
  */
-function configureHttpServer(app: NestExpressApplication, config: LedgerConfig): void {
+function configureHttpServer(app: NestFastifyApplication, config: LedgerConfig): void {
   const server = app.getHttpServer() as Server;
   server.keepAliveTimeout = config.keepAliveTimeoutMs + KEEP_ALIVE_GRACE_MS;
   const advertised = `timeout=${Math.floor(config.keepAliveTimeoutMs / 1000)}`;

@@ -1,7 +1,12 @@
+import { holdStopSignals, type HeldStopSignals } from './process/held-stop-signals.js';
 import { loadConfig } from './config/ledger-config.js';
 import { openAhead } from './event-store/postgres/early-open.js';
 import { reservePort } from './process/reserve-port.js';
 import type { EarlyStart } from './run-ledger.js';
+
+// First of all: a stop signal during start-up is held (and acted on once the ledger has started),
+// not a death by the signal with the data directory's lock and a half-opened database left behind.
+const signals = holdStopSignals();
 
 /**
  * The server's entry point (README "Configuration"; `npm start` runs its bundle). Before the
@@ -9,25 +14,26 @@ import type { EarlyStart } from './run-ledger.js';
  * error is reported and nothing is created — and, for the embedded store, locks the data
  * directory and starts opening it (`openAhead`: a new one's copy of the initdb template on the
  * thread pool, then PGlite on its worker thread), so that the opening and the loading overlap.
- * Everything else, and the reporting of any failure, is `runLedger`'s.
+ * Everything else, and the reporting of any failure, is `runLedger`'s. Before all of it, it
+ * holds the stop signals ({@link holdStopSignals}) until `runLedger` has started the ledger.
  */
-async function early(): Promise<EarlyStart> {
+async function early(signals: HeldStopSignals): Promise<EarlyStart> {
   let config;
   try {
     config = loadConfig();
   } catch {
-    return {}; // runLedger loads it again and reports the error
+    return { signals }; // runLedger loads it again and reports the error
   }
   try {
     const reserved = await reservePort(config.host, config.port);
     if (config.store === 'pglite' && !config.dataDir.startsWith('memory://'))
       openAhead({ dataDir: config.dataDir, diskReserveBytes: config.diskReserveBytes });
-    return { config, reserved };
+    return { signals, config, reserved };
   } catch (portError) {
-    return { config, portError };
+    return { signals, config, portError };
   }
 }
 
-const started = await early();
+const started = await early(signals);
 const { runLedger } = await import('./run-ledger.js');
 runLedger(started);

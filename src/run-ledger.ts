@@ -16,10 +16,14 @@ import {
   reservePort,
   type ReservedPort,
 } from './process/reserve-port.js';
+import { boundStartupOnSignal } from './process/bound-startup-on-signal.js';
+import type { HeldStopSignals } from './process/held-stop-signals.js';
 import { stopOnSignals } from './process/stop-on-signals.js';
 
 /** What main.ts did before the application's modules loaded (see there). */
 export interface EarlyStart {
+  /** The stop signals, held since main.ts's first statement until start-up is complete. */
+  readonly signals: HeldStopSignals;
   /** The configuration, when it loaded (else it is loaded again here, and its error reported). */
   readonly config?: LedgerConfig;
   /** The bound socket, when the port was reserved. */
@@ -35,7 +39,10 @@ export interface EarlyStart {
  * With auth enabled, the first run creates an admin key and shows it once — on stdout when that
  * is a terminal, else in a 0600 file in the data directory whose path is logged — or installs
  * LEDGER_ADMIN_TOKEN (README "Security"); with LEDGER_AUTH=disabled it warns loudly and listens
- * on loopback only. SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it gracefully (exit code 0).
+ * on loopback only. SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it gracefully (exit code 0); one
+ * that arrives during start-up is logged and stops it once it has started (listening; the store is
+ * never closed under the start-up), unless start-up does not finish within
+ * LEDGER_SHUTDOWN_GRACE_MS of it (then exit code 1) — a second one then exits 1 at once.
  * Failures are logged (one line for those an operator fixes) and end the process with exit code 1.
  */
 export function runLedger(early: EarlyStart): void {
@@ -55,10 +62,10 @@ async function start(early: EarlyStart): Promise<void> {
     }
     throw err;
   }
+  const startupDeadline = boundStartupOnSignal(early.signals, logger, config.shutdownGraceMs);
   if (early.portError) throw early.portError;
   const reserved = early.reserved ?? (await reservePort(config.host, config.port));
   const app = await createLedgerApp(config);
-  stopOnSignals(app, logger, config.shutdownGraceMs, { endStreams: () => app.get(ChangeHub).closeAll() });
   if (config.auth === 'enabled') {
     announceBootstrap(
       await bootstrapAdminKey(app.get<SqlExecutor>(SQL_EXECUTOR), config),
@@ -82,6 +89,11 @@ async function start(early: EarlyStart): Promise<void> {
         ? 'EventStoreDB'
         : 'PostgreSQL';
   logger.log(`listening on http://${config.host}:${port} (store: ${where}); API docs at /docs`);
+  // Start-up is complete: the signals go to the graceful stop from now on (a held one at once).
+  startupDeadline.cancel();
+  stopOnSignals(early.signals, app, logger, config.shutdownGraceMs, {
+    endStreams: () => app.get(ChangeHub).closeAll(),
+  });
 }
 
 function fail(err: unknown): void {

@@ -110,9 +110,10 @@ export async function startBenchServer(id: ServerId, s: ServerSettings): Promise
   try {
     const script = {
       bare: 'bare-nest.js',
+      'bare-fastify': 'bare-nest-fastify.js',
       'hand-rolled': 'hand-rolled.js',
       'node-idempotency': 'node-idempotency.js',
-    }[id as 'bare' | 'hand-rolled' | 'node-idempotency'];
+    }[id as 'bare' | 'bare-fastify' | 'hand-rolled' | 'node-idempotency'];
     server = await startServer({
       name: id,
       script: join(SERVERS, script),

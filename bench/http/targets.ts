@@ -6,7 +6,8 @@ export type LedgerServerId = 'ledger-pg' | 'ledger-pg-projector-off' | 'ledger-p
  * `<ledger>.a` is the same ledger configuration running the build given with `--ledger-a`
  * (A/B comparison of two builds in the same interleaved rounds).
  */
-export type ServerId = 'bare' | 'hand-rolled' | 'node-idempotency' | LedgerServerId | `${LedgerServerId}.a`;
+export type ServerId =
+  'bare' | 'bare-fastify' | 'hand-rolled' | 'node-idempotency' | LedgerServerId | `${LedgerServerId}.a`;
 
 /** Suffix of the targets and servers of the `--ledger-a` build. */
 export const BUILD_A_SUFFIX = '.a';
@@ -69,6 +70,13 @@ function ledger(server: ServerId, prefix: string, what: string, oneStep: boolean
 /** Every target of `npm run bench:http`, in table order. */
 export const TARGETS: readonly Target[] = [
   { id: 'bare', label: 'bare Nest 12 express endpoint', server: 'bare', op: 'bare', requests: 1 },
+  {
+    id: 'bare-fastify',
+    label: "bare Nest 12 fastify endpoint (the ledger's platform)",
+    server: 'bare-fastify',
+    op: 'bare',
+    requests: 1,
+  },
   {
     id: 'hr-new',
     label: 'hand-rolled Nest + INSERT … ON CONFLICT: new key',

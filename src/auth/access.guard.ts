@@ -6,7 +6,7 @@ import { ApiKeyService } from './api-key.service.js';
 import { forbidden } from './auth-problems.js';
 import { authenticateRequest } from './authenticate-request.js';
 import { ANONYMOUS_CALLER } from './caller.js';
-import type { RequestWithCaller } from './request-caller.js';
+import { callerHolderOf } from './request-caller.js';
 import { PUBLIC_METADATA, ROLES_METADATA } from './require-role.decorator.js';
 import type { Role } from './role.js';
 
@@ -29,7 +29,7 @@ export class AccessGuard implements CanActivate {
     if (context.getType() !== 'http') return false;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets)) return true;
-    const req = context.switchToHttp().getRequest<RequestWithCaller>();
+    const req = callerHolderOf(context.switchToHttp().getRequest<object>());
     if (this.config.auth === 'disabled') req.caller ??= ANONYMOUS_CALLER;
     const caller = await authenticateRequest(this.keys, req);
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_METADATA, targets);

@@ -1,17 +1,18 @@
-import type { NextFunction, RequestHandler, Response } from 'express';
+import type { NodeMiddleware } from '../common/node-middleware.js';
 import { ANONYMOUS_CALLER } from './caller.js';
 import type { ApiKeyService } from './api-key.service.js';
 import { authenticateRequest } from './authenticate-request.js';
 import type { RequestWithCaller } from './request-caller.js';
 
 /**
- * Express middleware mounted on `/v1` BEFORE the body parsers: every `/v1` route needs a key, so
- * an unauthenticated request is answered 401 before its body (up to 16 MiB for a batch) is read
- * or parsed. Routes outside `/v1` (health, docs, metrics) are left to the global AccessGuard,
- * which also checks roles everywhere. With auth disabled every request is the anonymous caller.
+ * Middleware mounted on `/v1`, which runs before the body is read (Fastify's `onRequest`): every
+ * `/v1` route needs a key, so an unauthenticated request is answered 401 before its body (up to
+ * 16 MiB for a batch) is read or parsed. Routes outside `/v1` (health, docs, metrics) are left to
+ * the global AccessGuard, which also checks roles everywhere. With auth disabled every request is
+ * the anonymous caller.
  */
-export function authenticationMiddleware(keys: ApiKeyService, authDisabled: boolean): RequestHandler {
-  return (req: RequestWithCaller, _res: Response, next: NextFunction) => {
+export function authenticationMiddleware(keys: ApiKeyService, authDisabled: boolean): NodeMiddleware {
+  return (req: RequestWithCaller, _res, next) => {
     if (authDisabled) {
       req.caller = ANONYMOUS_CALLER;
       return next();

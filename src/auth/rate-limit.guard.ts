@@ -2,7 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { rateLimited } from './auth-problems.js';
 import { KeyRateLimiter } from './key-rate-limiter.js';
-import type { RequestWithCaller } from './request-caller.js';
+import { callerHolderOf } from './request-caller.js';
 import { PUBLIC_METADATA } from './require-role.decorator.js';
 
 /**
@@ -30,8 +30,8 @@ export class RateLimitGuard implements CanActivate {
     ) {
       return true;
     }
-    const req = context.switchToHttp().getRequest<RequestWithCaller>();
-    const keyId = req.caller?.keyId;
+    const req = context.switchToHttp().getRequest<{ ip?: string }>();
+    const keyId = callerHolderOf(req).caller?.keyId;
     const tracker = keyId && keyId !== 'anonymous' ? `key:${keyId}` : `ip:${req.ip ?? 'unknown'}`;
     const decision = this.limiter.hit(tracker);
     if (!decision.allowed) {

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import {
@@ -62,7 +62,7 @@ export class BackupController {
     schema: { type: 'string', format: 'binary' },
   })
   @ApiProblems('forbidden', 'backup-unsupported', 'rate-limited', 'store-unavailable')
-  async backup(@CurrentCaller() caller: Caller, @Res() res: Response): Promise<void> {
+  async backup(@CurrentCaller() caller: Caller, @Res() res: FastifyReply): Promise<void> {
     if (caller.tenant !== ALL_TENANTS) {
       throw forbidden('a backup holds every tenant: it needs an admin key for all tenants (*)');
     }
@@ -80,13 +80,13 @@ export class BackupController {
     try {
       const snapshot = await snapshotDataDir(this.sql);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      res.status(200).set({
+      void res.status(200).headers({
         'Content-Type': 'application/gzip',
         'Content-Disposition': `attachment; filename="ledger-backup-${stamp}.tar.gz"`,
         'Cache-Control': 'no-store',
         [BACKUP_POSITION_HEADER]: snapshot.lastPosition,
       });
-      res.end(await gzipped(snapshot.tar));
+      await res.send(await gzipped(snapshot.tar));
     } finally {
       this.#running = false;
     }

@@ -19,6 +19,7 @@ import {
   RESTORE_STAGING_PREFIX,
 } from '../event-store/postgres/restore-marker.js';
 import { freeBytesSync, mib, RECOVERY_BYTES } from '../event-store/postgres/free-space.js';
+import { pgliteStartParams } from '../event-store/postgres/pglite-start-params.js';
 
 /** A backup could not be written or restored (bad file, target not empty, no room); exit status 1. */
 export class AdminCliError extends Error {
@@ -44,8 +45,8 @@ export interface RestoreFs {
  * 1. takes the directory's lock (`ledger.pid`): a directory a running ledger holds is refused
  *    first, even with `force`; what an earlier, killed restore left (its staging directory) is
  *    removed;
- * 2. refuses a directory that is not empty unless `force` (naming an unfinished restore), and
- *    too little free space;
+ * 2. refuses a directory that is not empty unless `force` (naming an unfinished restore); then
+ *    reads the backup (an unreadable or corrupt one is refused) and refuses too little free space;
  * 3. builds the database in a staging directory inside `dataDir` (same volume): PGlite loads the
  *    tar (`loadDataDir`) and starts on it — crash recovery replays the WAL up to the snapshot —
  *    then the events are counted, a checkpoint written and the database closed;
@@ -64,13 +65,6 @@ export async function restoreDataDir(
   force = false,
   fs: RestoreFs = { rename: renameSync },
 ): Promise<RestoreResult> {
-  let tar: Buffer;
-  try {
-    const bytes = readFileSync(file);
-    tar = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
-  } catch (error) {
-    throw new AdminCliError(`cannot read the backup ${file}: ${(error as Error).message}`);
-  }
   const created = !existsSync(dataDir);
   const unlock = lockTarget(dataDir); // refuses one a live ledger holds
   const staging = join(dataDir, `${RESTORE_STAGING_PREFIX}${process.pid}`);
@@ -89,6 +83,7 @@ export async function restoreDataDir(
           : `${dataDir} is not empty (${present.length} entries): restore into a new directory, or pass --force to replace its contents`,
       );
     }
+    const tar = readBackup(file); // after the target's refusals: a large backup is not read for nothing
     const needed = tar.length + RECOVERY_BYTES;
     const free = freeBytesSync(dataDir);
     if (free < needed) {
@@ -104,6 +99,19 @@ export async function restoreDataDir(
     rmSync(staging, { recursive: true, force: true });
     unlock();
     if (!done && created) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The tar of backup `file`, gunzipped when it is gzip.
+ * @throws AdminCliError when it cannot be read or decompressed.
+ */
+function readBackup(file: string): Buffer {
+  try {
+    const bytes = readFileSync(file);
+    return bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
+  } catch (error) {
+    throw new AdminCliError(`cannot read the backup ${file}: ${(error as Error).message}`);
   }
 }
 
@@ -163,7 +171,11 @@ function swapIn(dataDir: string, staging: string, present: readonly string[], fs
 
 /** PGlite started on `tar` in `dir` (which it creates): the events it holds, checkpointed and closed. */
 async function stage(tar: Buffer, file: string, dir: string): Promise<RestoreResult> {
-  const db = new PGlite({ dataDir: dir, loadDataDir: new Blob([tar], { type: 'application/x-tar' }) });
+  const db = new PGlite({
+    dataDir: dir,
+    loadDataDir: new Blob([tar], { type: 'application/x-tar' }),
+    startParams: pgliteStartParams(),
+  });
   try {
     await db.waitReady;
     const { rows } = await db.query<RestoreResult>(

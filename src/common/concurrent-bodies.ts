@@ -1,17 +1,17 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NodeMiddleware } from './node-middleware.js';
 import { problem } from './problem.js';
 import { ProblemException } from './problem.exception.js';
 
 /**
- * Express middleware bounding how many requests of a route are read and handled at once (the
+ * Middleware bounding how many requests of a route are read and handled at once (the
  * batch route, whose 16 MiB bodies cost ~140 MiB each while parsed and decided: 20 at once peaked
  * at 2.8 GiB). Beyond `limit` in flight the request is answered 429 `rate-limited` with
  * `Retry-After: 1` before its body is read (Node discards the unread body), so memory stays
- * bounded by `limit` bodies. A slot is freed when the response finishes or the client goes away.
+ * bounded by `limit` bodies. A slot is freed once the response is sent or the client goes away.
  */
-export function concurrentBodies(limit: number): RequestHandler {
+export function concurrentBodies(limit: number): NodeMiddleware {
   let inFlight = 0;
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (_req, res, next) => {
     if (inFlight >= limit) {
       return next(
         new ProblemException(
@@ -24,9 +24,13 @@ export function concurrentBodies(limit: number): RequestHandler {
     }
     inFlight++;
     let freed = false;
+    // Freed once the answer is sent (or the connection is gone): a body refused before it was read
+    // (413 on its declared length, 429, 401) is discarded by Node as it arrives and holds no memory,
+    // and its client may keep the connection without ever sending the rest.
     const free = () => {
-      if (!freed) inFlight--;
+      if (freed) return;
       freed = true;
+      inFlight--;
     };
     res.once('finish', free);
     res.once('close', free);

@@ -1,5 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import express from 'express';
+import type { FastifyInstance } from 'fastify';
 import { isSafeNumber, parse } from 'lossless-json';
 import { problem } from './problem.js';
 import { ProblemException } from './problem.exception.js';
@@ -143,9 +142,6 @@ function reservedMemberPaths(value: unknown): string[] {
   return found;
 }
 
-/** Marks a request whose body {@link exactJsonBody} already parsed. */
-const PARSED = Symbol('exactJsonBodyParsed');
-
 /**
  * A request body that was sent but not read because its `content-type` is missing or not JSON.
  * The JSON routes refuse it ({@link refuseUnreadBody}, 415 naming the header); routes that stream
@@ -162,54 +158,57 @@ export class UnreadBody {
  * @throws ProblemException 415 `unsupported-media-type`, `errors[0].field` = `content-type`.
  */
 export function refuseUnreadBody(value: unknown): void {
-  if (!(value instanceof UnreadBody)) return;
+  if (value instanceof UnreadBody) throw unreadBodyRefusal(value.contentType);
+}
+
+/**
+ * The refusal of a body sent with `contentType` (its media type, or null when the header was
+ * missing) where JSON was expected: 415 `unsupported-media-type` naming the header.
+ */
+export function unreadBodyRefusal(contentType: string | null): ProblemException {
   const message =
-    value.contentType === null
+    contentType === null
       ? 'the request has a body but no content-type header: send the JSON body with content-type: application/json'
-      : `content-type ${value.contentType} is not accepted: send the JSON body with content-type: application/json`;
-  throw new ProblemException(
+      : `content-type ${contentType} is not accepted: send the JSON body with content-type: application/json`;
+  return new ProblemException(
     problem('unsupported-media-type', 415, message, { errors: [{ field: 'content-type', message }] }),
   );
 }
 
-/** True when the request carries a body (RFC 9112 §6.3: a Transfer-Encoding or a non-zero Content-Length). */
-function hasBody(req: Request): boolean {
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+/** A body read whole and refused by {@link parseExactJson}; thrown by the `preValidation` hook. */
+class RefusedBody {
+  constructor(readonly error: unknown) {}
 }
 
+/** `application/json`, and `application/<anything>+json` (RFC 6839 structured syntax suffix). */
+const JSON_MEDIA_TYPES = /^application\/([^\s;/]+\+)?json(\s*;|$)/;
+
 /**
- * Express middleware: reads `application/json` (and `+json`) bodies up to `limitBytes` as text and
- * parses them with {@link parseExactJson}. Oversized bodies fail with body-parser's 413
- * (`entity.too.large`), rendered as problem+json by the filter. A body with a missing or other
- * `content-type` is left unread in the stream and marked {@link UnreadBody}.
+ * Installs the ledger's body parsing on a Fastify instance, in place of Fastify's own parsers:
+ * `application/json` (and `+json`) bodies are read as text up to the route's body limit
+ * (Fastify's `bodyLimit`; a larger declared `Content-Length` is refused at once, before the body
+ * is read: 413, rendered as problem+json by the filter) and parsed with {@link parseExactJson};
+ * an empty or blank one is no body. A body with a missing or other `content-type` is left unread
+ * in the stream and marked {@link UnreadBody}. A body that does not parse is refused by a
+ * `preValidation` hook rather than by the parser, so the refusal keeps the connection open
+ * (Fastify closes it after a parser error, because the body may be unread; here it was read).
  */
-export function exactJsonBody(limitBytes: number): RequestHandler[] {
-  const text = express.text({ type: ['application/json', 'application/*+json'], limit: limitBytes });
-  const parseBody = (req: Request, _res: Response, next: NextFunction) => {
-    // A route with its own limit (the batch) runs this twice: parse once, or a JSON string body
-    // holding JSON would be parsed again into an object (and `null` crashed Object.keys).
-    if ((req as { [PARSED]?: true })[PARSED]) return next();
-    (req as { [PARSED]?: true })[PARSED] = true;
-    if (typeof req.body !== 'string') {
-      const empty = typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0;
-      if (req.body === undefined || empty) {
-        const type = req.headers['content-type'];
-        req.body = hasBody(req)
-          ? new UnreadBody(type ? type.split(';')[0]!.trim().toLowerCase() : null)
-          : undefined;
-      }
-      return next();
-    }
-    if (req.body.trim() === '') {
-      req.body = undefined;
-      return next();
-    }
+export function exactJsonBody(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, (_req, text, done) => {
+    const body = String(text);
+    if (body.trim() === '') return done(null, undefined);
     try {
-      req.body = parseExactJson(req.body);
-      next();
+      done(null, parseExactJson(body));
     } catch (err) {
-      next(err);
+      done(null, new RefusedBody(err));
     }
-  };
-  return [text, parseBody];
+  });
+  fastify.addContentTypeParser('*', (req, _payload, done) => {
+    const type = req.headers['content-type'];
+    done(null, new UnreadBody(type ? type.split(';')[0]!.trim().toLowerCase() : null));
+  });
+  fastify.addHook('preValidation', (request, _reply, next) => {
+    next(request.body instanceof RefusedBody ? (request.body.error as Error) : undefined);
+  });
 }

@@ -1,13 +1,9 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { problemForError } from './error-problem.js';
+import { unreadBodyRefusal } from './json-body.js';
 import { problem, PROBLEM_CONTENT_TYPE, type ProblemDetails } from './problem.js';
-
-interface BodyParserError {
-  type?: string;
-  status?: number;
-  message?: string;
-}
 
 function fromHttpException(err: HttpException): ProblemDetails {
   const status = err.getStatus();
@@ -25,17 +21,40 @@ function fromHttpException(err: HttpException): ProblemDetails {
 }
 
 /**
- * Renders every error as RFC 9457 `application/problem+json`: the documented ones as
- * {@link problemForError} maps them (ProblemExceptions as they are, 503s with Retry-After), Nest
- * HttpExceptions (unknown routes → 404 `not-found`), body-parser errors (413, bad JSON → 400).
- * Anything else is a 500 whose details are logged, never sent.
+ * The problem of a refusal by Fastify while it read the body (Nest hands it over as an
+ * HttpException whose `cause` is the FastifyError), worded as the ledger words it: a body over
+ * the limit (413), a `content-type` header that does not parse (415, as a missing one), a body
+ * shorter or longer than its `Content-Length` (400 `invalid-json`). Null for anything else.
+ */
+function fromBodyReading(
+  err: HttpException,
+  headers: IncomingHttpHeaders | undefined,
+): ProblemDetails | null {
+  const code = (err.cause as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !code.startsWith('FST_ERR_CTP_')) return null;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return problem('payload-too-large', 413, 'the request body exceeds the size limit');
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const type = headers?.['content-type'];
+    return unreadBodyRefusal(type ? type.split(';')[0]!.trim().toLowerCase() : null).problem;
+  }
+  return err.getStatus() === 400 ? problem('invalid-json', 400, err.message) : null;
+}
+
+/**
+ * Renders every error as RFC 9457 `application/problem+json` on Fastify's reply: the documented
+ * ones as {@link problemForError} maps them (ProblemExceptions as they are, 503s with
+ * Retry-After), refusals while the body was read ({@link fromBodyReading}: 413, 415, 400), Nest
+ * HttpExceptions (unknown routes → 404 `not-found`). Anything else is a 500 whose details are
+ * logged, never sent. A response whose headers are sent already (a stream) is left alone.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemDetails');
 
   catch(err: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<Response>();
+    const http = host.switchToHttp();
+    const res = http.getResponse<FastifyReply>();
     let body: ProblemDetails;
     let headers: Record<string, string> = {};
     const known = problemForError(err);
@@ -43,24 +62,21 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       body = known.problem;
       headers = { ...known.headers };
     } else if (err instanceof HttpException) {
-      body = fromHttpException(err);
-    } else if (isBodyParserError(err)) {
       body =
-        err.type === 'entity.too.large'
-          ? problem('payload-too-large', 413, 'the request body exceeds the size limit')
-          : problem('invalid-json', 400, err.message ?? 'the body could not be read');
+        fromBodyReading(err, http.getRequest<{ headers?: IncomingHttpHeaders }>()?.headers) ??
+        fromHttpException(err);
     } else {
       this.logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
       body = problem('internal', 500, 'an unexpected error occurred');
     }
-    if (res.headersSent) return;
-    res.status(body.status).set({ ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE });
-    res.send(JSON.stringify(body));
+    if (res.raw.headersSent || res.sent) return;
+    // Fastify marks a refusal while reading the body `Connection: close`. For a body over the
+    // limit that is refused before any of it was read, Node instead discards the rest and keeps
+    // the connection, so a client still sending it reads the 413 rather than a reset (EPIPE).
+    if (body.status === 413 && err instanceof HttpException) res.removeHeader('connection');
+    void res
+      .status(body.status)
+      .headers({ ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE })
+      .send(JSON.stringify(body));
   }
-}
-
-function isBodyParserError(err: unknown): err is BodyParserError {
-  if (typeof err !== 'object' || err === null) return false;
-  const e = err as BodyParserError;
-  return typeof e.type === 'string' && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ALL_TENANTS, type Caller, CurrentCaller, forbidden, RequireRole } from '../auth/index.js';
 import { LedgerMetrics } from './ledger-metrics.js';
 
@@ -19,10 +19,10 @@ export class MetricsController {
   @ApiOperation({ summary: 'Prometheus metrics (needs an all-tenant auditor or admin key)' })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format 0.0.4', schema: { type: 'string' } })
-  async scrape(@CurrentCaller() caller: Caller, @Res() res: Response): Promise<void> {
+  async scrape(@CurrentCaller() caller: Caller, @Res() res: FastifyReply): Promise<void> {
     if (caller.tenant !== ALL_TENANTS)
       throw forbidden('the metrics cover every tenant: they need a key for all tenants (*)');
     const { contentType, body } = await this.metrics.scrape();
-    res.status(200).set('Content-Type', contentType).send(body);
+    await res.status(200).header('Content-Type', contentType).send(body);
   }
 }

@@ -10,8 +10,12 @@ export {
   type RequestCorrelation,
 } from './http/correlation.js';
 export { parseTraceparent, parseTracestate, type TraceParent } from './http/trace-context.js';
-export { requestLogging, type RequestLogLine } from './http/request-logging.middleware.js';
-export { routeTemplateOf } from './http/route-template.js';
+export {
+  keepBodyForRequestLog,
+  requestLogging,
+  type RequestLogLine,
+} from './http/request-logging.middleware.js';
+export { recordRouteTemplate, routeTemplateOf } from '../common/route-template.js';
 export { createLogger, rootLogger } from './logging/create-logger.js';
 export { LogConfigError, logOptionsFromEnv, type LogOptions } from './logging/log-options.js';
 export { PinoNestLogger } from './logging/pino-nest-logger.js';

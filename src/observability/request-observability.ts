@@ -1,5 +1,5 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import type { RequestHandler } from 'express';
+import type { NodeMiddleware } from '../common/node-middleware.js';
 import { rootLogger } from './logging/create-logger.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
 import { correlationOf } from './http/correlation.js';
@@ -21,7 +21,7 @@ export function ledgerNestLogger(): LoggerService {
  * request log (see `requestLogging`) unless `nestLogger` — the app's Nest logger option — silences
  * logging (`false`, or a level list without `log`, as tests pass).
  */
-export function requestObservability(nestLogger?: false | LogLevel[] | LoggerService): RequestHandler {
+export function requestObservability(nestLogger?: false | LogLevel[] | LoggerService): NodeMiddleware {
   const silenced = nestLogger === false || (Array.isArray(nestLogger) && !nestLogger.includes('log'));
   if (!silenced) return requestLogging(rootLogger());
   return (req, res, next) => {

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { problemForError } from '../common/error-problem.js';
 import { problem } from '../common/problem.js';
 import { PROBLEM_STATUS, type ProblemCode } from '../common/problem-codes.js';
@@ -164,9 +164,9 @@ export function errorAnswer(err: unknown): HttpAnswer {
 }
 
 /** Applies an answer's status and headers to a passthrough response and returns its body. */
-export function sendAnswer(res: Response, a: HttpAnswer): unknown {
+export function sendAnswer(res: FastifyReply, a: HttpAnswer): unknown {
   res.status(a.status);
-  for (const [name, value] of Object.entries(a.headers)) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(a.headers)) res.header(name, value);
   if (a.status >= 400) res.type('application/problem+json');
   return a.body;
 }

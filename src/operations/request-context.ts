@@ -1,6 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { RequestWithCaller } from '../auth/request-caller.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { callerHolderOf } from '../auth/request-caller.js';
 import { correlationOf } from '../observability/index.js';
 
 /**
@@ -40,9 +41,9 @@ export function newRequestContext(correlationId: string = randomUUID(), job?: st
  * caller (recorded in event metadata as `keyId`).
  */
 export const Ctx = createParamDecorator((_data: unknown, ctx: ExecutionContext): RequestContext => {
-  const req = ctx.switchToHttp().getRequest<RequestWithCaller>();
+  const req = ctx.switchToHttp().getRequest<{ headers: IncomingHttpHeaders }>();
   const c = correlationOf(req);
-  const keyId = req.caller?.keyId;
+  const keyId = callerHolderOf(req).caller?.keyId;
   return {
     ...newRequestContext(c.correlationId),
     ...(keyId && keyId !== 'anonymous' ? { keyId } : {}),

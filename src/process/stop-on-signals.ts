@@ -1,9 +1,9 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import type { Server } from 'node:http';
+import { STOP_SIGNALS, type HeldStopSignals } from './held-stop-signals.js';
 import { HttpDrain } from './http-drain.js';
 
-/** Signals that stop the ledger: SIGTERM (service managers, `kill`), SIGINT (Ctrl-C), SIGHUP. */
-export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+export { STOP_SIGNALS }; // its home is held-stop-signals.ts, which main.ts loads first
 
 /** Part of the stop bound kept for stopping the projectors and closing the store, ms (at most half the bound). */
 export const CLOSE_RESERVE_MS = 3000;
@@ -17,10 +17,11 @@ export interface StopOptions {
 }
 
 /**
- * Stops `app` gracefully on the first {@link STOP_SIGNALS}, within `graceMs` (milliseconds,
- * LEDGER_SHUTDOWN_GRACE_MS) in all: logs one line, stops accepting at once and drains HTTP
- * ({@link HttpDrain}: new connections refused, requests on kept-alive connections 503
- * `shutting-down`, live subscriptions ended), lets in-flight requests finish until
+ * Stops `app` gracefully on the first of the {@link STOP_SIGNALS} that `signals` hands over
+ * (installed once start-up is complete: a signal held during start-up arrives at once), within
+ * `graceMs` (milliseconds, LEDGER_SHUTDOWN_GRACE_MS) in all: logs one line, stops accepting at
+ * once and drains HTTP ({@link HttpDrain}: new connections refused, requests on kept-alive
+ * connections 503 `shutting-down`, live subscriptions ended), lets in-flight requests finish until
  * {@link CLOSE_RESERVE_MS} before the bound (then cuts them), stops the projectors and background
  * jobs and closes the store — PGlite writes its checkpoint — (`app.close()`, the modules' shutdown
  * hooks), then exits with code 0. When the bound runs out, or a second signal arrives, it exits
@@ -30,6 +31,7 @@ export interface StopOptions {
  * does not bound the wait.
  */
 export function stopOnSignals(
+  signals: Pick<HeldStopSignals, 'deliverTo'>,
   app: INestApplication,
   logger: LoggerService,
   graceMs: number,
@@ -67,5 +69,5 @@ export function stopOnSignals(
       }
     })();
   };
-  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  signals.deliverTo(onSignal);
 }

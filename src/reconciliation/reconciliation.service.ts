@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { forbidden, type Caller } from '../auth/index.js';
 import { problem } from '../common/problem.js';
 import { ProblemException } from '../common/problem.exception.js';
@@ -56,7 +56,7 @@ export class ReconciliationService {
     tenant: string,
     q: CreateReconciliationQueryDto,
     caller: Caller,
-    req: Request,
+    req: IncomingMessage,
   ): Promise<ReconciliationRun> {
     const options = runOptionsOf(q);
     const apply = q.apply ?? 'none';
@@ -105,7 +105,7 @@ export class ReconciliationService {
     tenant: string,
     id: string,
     q: SourceUploadQueryDto,
-    req: Request,
+    req: IncomingMessage,
   ): Promise<ReconciliationRun> {
     const run = await runStore.get(this.sql, tenant, id);
     if (!run) throw runNotFound(id);

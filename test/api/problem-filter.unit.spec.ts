@@ -6,12 +6,13 @@ import { ContentionError } from '../../src/common/contention.error.js';
 function render(err: unknown) {
   const sent: { status?: number; headers?: Record<string, string>; body?: string } = {};
   const res = {
-    headersSent: false,
+    raw: { headersSent: false },
+    sent: false,
     status(code: number) {
       sent.status = code;
       return this;
     },
-    set(headers: Record<string, string>) {
+    headers(headers: Record<string, string>) {
       sent.headers = headers;
       return this;
     },
@@ -19,7 +20,7 @@ function render(err: unknown) {
       sent.body = body;
     },
   };
-  const host = { switchToHttp: () => ({ getResponse: () => res }) };
+  const host = { switchToHttp: () => ({ getResponse: () => res, getRequest: () => ({ headers: {} }) }) };
   new ProblemDetailsFilter().catch(err, host as never);
   return { ...sent, problem: JSON.parse(sent.body!) };
 }

@@ -14,12 +14,20 @@ import { newPglite } from '../support/pglite-snapshot.js';
 
 let db: PGlite;
 let sql: SqlExecutor;
-beforeEach(async () => {
-  db = await newPglite(); // an initialised, empty cluster (no initdb per test)
+/**
+ * One database for the file (starting a PGlite costs about a CPU-second, more than any test here),
+ * the key table installed once; every test starts on that table emptied, as a fresh install leaves
+ * it — the only table these tests write (the migration's own row is what a fresh install has).
+ */
+beforeAll(async () => {
+  db = await newPglite(); // an initialised, empty cluster (no initdb)
   sql = new PgliteExecutor(db);
   await installApiKeySchema(sql);
 });
-afterEach(() => db.close());
+beforeEach(async () => {
+  await sql.query('delete from ledger_api_keys');
+});
+afterAll(() => db.close());
 
 const service = () => new ApiKeyService(sql, DEFAULT_CONFIG, { now: () => Date.now() });
 

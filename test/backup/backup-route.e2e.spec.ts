@@ -42,8 +42,15 @@ describe('POST /v1/admin/backup (embedded store)', () => {
     const restored = await restoreDataDir(file, join(work, 'data'));
     expect(restored.events).toBeGreaterThanOrEqual(1);
     expect(restored.lastPosition).toBe(res.headers.get('ledger-backup-position'));
-    await expect(restoreDataDir(file, join(work, 'data'))).rejects.toThrow(AdminCliError);
-    await expect(restoreDataDir(file, join(work, 'data'))).rejects.toThrow(/is not empty/);
+    // one refused restore, both matchers (each restore reads and gunzips the whole backup first)
+    const refused = restoreDataDir(file, join(work, 'data'));
+    await expect(refused).rejects.toThrow(AdminCliError);
+    await expect(refused).rejects.toThrow(/is not empty/);
+    expect(readdirSync(join(work, 'data'))).toContain('PG_VERSION'); // the refusal left it as it was
+    // the target is judged before the backup is read: no file needed, nothing decompressed
+    await expect(restoreDataDir(join(work, 'no-such-backup.tar.gz'), join(work, 'data'))).rejects.toThrow(
+      /is not empty/,
+    );
     expect((await restoreDataDir(file, join(work, 'data'), true)).events).toBe(restored.events);
   }, 60_000);
 

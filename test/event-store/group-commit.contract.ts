@@ -28,6 +28,16 @@ async function readAllUntilSeen(store: SqlEventStore, wanted: ReadonlySet<string
   }
 }
 
+/** Options of {@link describeGroupCommit}. */
+export interface GroupCommitOptions {
+  /**
+   * The store `open` returns is shared with other tests of the file, which close it: the suite
+   * leaves it open. Its tests use unique stream names, and read `readAll` only for their own
+   * events, so a store other tests use is as good as a new one (and saves a start, ≈ 1–2 CPU-s).
+   */
+  readonly keepOpen?: boolean;
+}
+
 /**
  * Group commit of the SQL stores (SqlEventStore): `no_stream` appends arriving together are
  * written by one set-based statement, and an `appendBatch` of `any` appends by another — which is
@@ -35,13 +45,17 @@ async function readAllUntilSeen(store: SqlEventStore, wanted: ReadonlySet<string
  * answer it would get alone — checked here by reading back what is stored, not by trusting the
  * returned positions.
  */
-export function describeGroupCommit(name: string, open: () => Promise<SqlEventStore>): void {
+export function describeGroupCommit(
+  name: string,
+  open: () => Promise<SqlEventStore>,
+  options: GroupCommitOptions = {},
+): void {
   describe(`group commit: ${name}`, () => {
     let store: SqlEventStore;
     beforeAll(async () => {
       store = await open();
     }, 30_000);
-    afterAll(() => store?.close());
+    afterAll(() => (options.keepOpen ? undefined : store?.close()));
 
     it('answers a mixed burst of no_stream appends each as if it were alone', async () => {
       const existing = Array.from({ length: 10 }, () => ({

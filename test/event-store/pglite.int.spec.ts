@@ -17,20 +17,31 @@ import { describeEventStoreContract } from './event-store.contract.js';
 import { describeGroupCommit } from './group-commit.contract.js';
 import { ids, newEvents, readAllUntil, sleep, streamName } from './event-store-test-kit.js';
 import { appendRaw, countStoredEvents, recordedMigrations } from './sql-test-kit.js';
-import { pgliteSnapshot } from '../support/pglite-snapshot.js';
+import { pgliteSnapshot, seedPgliteDataDir } from '../support/pglite-snapshot.js';
 
 const START_TIMEOUT = 30_000;
 
 // In-memory stores start from a dump of an initialised, empty cluster (no initdb each time).
 const openStore = async () => createPgliteEventStore({ loadDataDir: await pgliteSnapshot() });
 
-describeGroupCommit('PGlite', openStore);
+// One in-memory store for the group commit suite, the contract and the tests below (each start
+// costs ≈ 2 CPU-s): they all use unique stream names and read `readAll` only after their own
+// marker or for their own events. The contract's close test opens a store of its own.
+let shared: Promise<PgliteEventStore> | undefined;
+const sharedStore = () => (shared ??= openStore());
+afterAll(async () => (await shared?.catch(() => undefined))?.close());
 
+describeGroupCommit('PGlite', sharedStore, { keepOpen: true });
+
+let contractHasShared = false;
 describeEventStoreContract('PGlite', async () => {
-  const store = await openStore();
+  // the suite's store first, then the close test's own one
+  const own = contractHasShared;
+  contractHasShared = true;
+  const store = own ? await openStore() : await sharedStore();
   return {
     store,
-    cleanup: () => store.close(),
+    cleanup: async () => (own ? store.close() : undefined),
     countStored: (stream) => countStoredEvents(store.executor, stream),
   };
 });
@@ -39,9 +50,8 @@ describe('PGlite event store', () => {
   let store: PgliteEventStore;
 
   beforeAll(async () => {
-    store = await openStore();
+    store = await sharedStore();
   }, START_TIMEOUT);
-  afterAll(() => store?.close());
 
   it('keeps readers on a consistent prefix while an append transaction is held open', async () => {
     const start = (await store.append(streamName('marker'), newEvents(1), NO_STREAM)).lastGlobalPosition;
@@ -91,7 +101,10 @@ describe('PGlite event store', () => {
     async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'ledger-pglite-'));
       try {
-        const db = new PGlite(dataDir, { loadDataDir: await pgliteSnapshot() });
+        // a fresh cluster unpacked by the system's tar: PGlite's loadDataDir on a directory
+        // (tested below) costs ≈ 2 CPU-s more
+        await seedPgliteDataDir(dataDir);
+        const db = new PGlite(dataDir);
         const executor = new PgliteExecutor(db);
         const applied = await Promise.all([1, 2, 3].map(() => installEventStoreSchema(executor)));
         const versions = EVENT_STORE_MIGRATIONS.map((m) => m.version);

@@ -162,10 +162,18 @@ async function upgradedPglite(): Promise<{ store: SqlEventStore; db: PGlite }> {
 }
 
 describe('schema upgrade from main at 382faa8: PGlite', () => {
+  // Upgraded once for the file (two PGlite starts, ≈ 2 CPU-s each): the test checks the upgrade
+  // (inside upgradedPglite), then the group commit suite runs on the upgraded store — with unique
+  // stream names, as on a store of its own.
+  let upgraded: ReturnType<typeof upgradedPglite> | undefined;
+  const upgradedOnce = () => (upgraded ??= upgradedPglite());
+  afterAll(async () => (await upgraded?.catch(() => undefined))?.store.close());
+
   it('applies only the new migrations, keeps what was stored and ends with the fresh schema', async () => {
-    const { store } = await upgradedPglite();
-    await store.close();
+    await upgradedOnce();
   }, 30_000);
 
-  describeGroupCommit('PGlite upgraded from 382faa8', async () => (await upgradedPglite()).store);
+  describeGroupCommit('PGlite upgraded from 382faa8', async () => (await upgradedOnce()).store, {
+    keepOpen: true,
+  });
 });

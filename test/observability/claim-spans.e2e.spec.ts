@@ -1,6 +1,6 @@
 // The span tree of one claim, from an in-memory span exporter in a child process that loads the
 // SDK before the ledger (as the --import preload does): the HTTP server span continues the worker's
-// traceparent, Express names the route, and the claim's PostgreSQL queries are spans of that trace.
+// traceparent, Fastify's instrumentation names the route, and the claim's PostgreSQL queries are spans of that trace.
 // Our own spans nest under the handler: ledger.command → ledger.decide and ledger.append.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -55,14 +55,15 @@ describe('spans of one claim', () => {
     expect(server[0]!.attributes['http.route'] ?? server[0]!.attributes['http.target']).toBeDefined();
   });
 
-  it('has the Express request handler span under it, named for the route template', () => {
+  it("has Fastify's request span under it and the route handler's span in that, named for the route template", () => {
     const server = result.spans.find((s) => s.scope === '@opentelemetry/instrumentation-http')!;
+    const request = result.spans.find((s) => s.scope === '@fastify/otel' && s.name === 'request');
+    expect(request).toMatchObject({ traceId: TRACE_ID, parentSpanId: server.spanId });
+    expect(request!.attributes['http.route']).toBe('/v1/claims');
     const handler = result.spans.find(
-      (s) =>
-        s.scope === '@opentelemetry/instrumentation-express' &&
-        s.attributes['express.type'] === 'request_handler',
+      (s) => s.scope === '@fastify/otel' && s.attributes['fastify.type'] === 'request-handler',
     );
-    expect(handler).toMatchObject({ traceId: TRACE_ID, parentSpanId: server.spanId });
+    expect(handler).toMatchObject({ traceId: TRACE_ID, parentSpanId: request!.spanId });
     expect(handler!.attributes['http.route']).toBe('/v1/claims');
   });
 

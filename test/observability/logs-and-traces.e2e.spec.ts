@@ -177,10 +177,11 @@ describe('traces', () => {
   it('reach the OTLP collector, continuing the worker trace', () => {
     expect(exported.length).toBeGreaterThan(0);
     expect(exported.some((body) => body.includes(Buffer.from(TRACE_ID, 'hex')))).toBe(true);
-    // The server bundle leaves express and pg to node_modules, where the preload's hooks patch
-    // them; the ledger's own spans use the one OpenTelemetry API outside the bundle.
+    // The server bundle leaves pg to node_modules, where the preload's hooks patch it, and holds
+    // Fastify, traced through its diagnostics channel; the ledger's own spans use the one
+    // OpenTelemetry API outside the bundle.
     const all = Buffer.concat(exported);
-    for (const scope of ['@opentelemetry/instrumentation-express', '@opentelemetry/instrumentation-pg'])
+    for (const scope of ['@fastify/otel', '@opentelemetry/instrumentation-pg'])
       expect(all.includes(Buffer.from(scope))).toBe(true);
     expect(all.includes(Buffer.from('ledger.command'))).toBe(true);
   });

@@ -1,10 +1,18 @@
-// The request-log middleware on a bare Express app: one line per request with the route template,
+// The request-log middleware on a bare Fastify app (middleware through @fastify/middie, as Nest
+// runs it): one line per request with the route template,
 // status, duration and key id, the X-Request-Id echo on every answer, no headers or payloads
 // (the body only at debug).
 import { Writable } from 'node:stream';
-import express from 'express';
+import middie from '@fastify/middie';
+import Fastify from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import request from 'supertest';
-import { createLogger, requestLogging } from '../../src/observability/index.js';
+import {
+  createLogger,
+  keepBodyForRequestLog,
+  recordRouteTemplate,
+  requestLogging,
+} from '../../src/observability/index.js';
 
 const TOKEN = `olk_0123456789abcdef01234567_${'S'.repeat(43)}`;
 
@@ -16,25 +24,40 @@ function appWith(level: 'info' | 'debug') {
       done();
     },
   });
-  const app = express();
-  app.use(requestLogging(createLogger({ level, pretty: false }, stream)));
-  app.use('/v1', (req, res, next) => {
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.status(401).end();
-    (req as any).caller = { keyId: '0123456789abcdef01234567' };
-    next();
-  });
-  app.use(express.json());
-  app.post('/v1/operations/:operationId/confirm', (req, res) => void res.status(200).json({ ok: true }));
-  app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/boom', (_req, res) => void res.status(503).end());
-  app.get('/leak', () => {
-    throw new Error(`store at postgres://ledger:hunter2@db:5432/x refused ${TOKEN}`);
-  });
-  // As an error filter hands the failure to the request log: on the response.
-  app.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    (res as unknown as { err: Error }).err = err;
-    res.status(500).end();
-  });
+  const fastify = Fastify();
+  const ready = (async () => {
+    await fastify.register(middie);
+    fastify.use(requestLogging(createLogger({ level, pretty: false }, stream)));
+    fastify.use('/v1', (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) {
+        res.statusCode = 401;
+        return void res.end();
+      }
+      (req as any).caller = { keyId: '0123456789abcdef01234567' };
+      next();
+    });
+    fastify.addHook('onRequest', (req, _reply, done) => {
+      recordRouteTemplate(req);
+      done();
+    });
+    fastify.addHook('preValidation', (req, _reply, done) => {
+      keepBodyForRequestLog(req);
+      done();
+    });
+    fastify.post('/v1/operations/:operationId/confirm', async () => ({ ok: true }));
+    fastify.get('/health', async () => ({ status: 'ok' }));
+    fastify.get('/boom', async (_req, reply) => reply.status(503).send());
+    fastify.get('/leak', async () => {
+      throw new Error(`store at postgres://ledger:hunter2@db:5432/x refused ${TOKEN}`);
+    });
+    // As an error filter hands the failure to the request log: on the response.
+    fastify.setErrorHandler((err, _req, reply) => {
+      (reply.raw as unknown as { err: unknown }).err = err;
+      void reply.status(500).send();
+    });
+    await fastify.ready();
+  })();
+  const app = (req: IncomingMessage, res: ServerResponse) => void ready.then(() => fastify.routing(req, res));
   return { app, lines };
 }
 

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pgliteStartParams } from '../../src/event-store/postgres/pglite-start-params.js';
 
 /**
  * A freshly initialised, EMPTY PGlite cluster as a data-directory dump (PGlite `dumpDataDir`,
@@ -25,7 +26,7 @@ export function pgliteSnapshot(): Promise<Blob> {
 
 /** A new in-memory PGlite restored from {@link pgliteSnapshot}, ready for queries. */
 export async function newPglite(): Promise<PGlite> {
-  const db = new PGlite({ loadDataDir: await pgliteSnapshot() });
+  const db = new PGlite({ loadDataDir: await pgliteSnapshot(), startParams: pgliteStartParams() });
   await db.waitReady;
   return db;
 }

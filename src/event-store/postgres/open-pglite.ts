@@ -8,6 +8,7 @@ import { PgliteThread } from './pglite-thread.js';
 import { assertNoIncompleteRestore } from './restore-marker.js';
 import { StorageGuard } from './storage-guard.js';
 import { WalCheckpoints } from './wal-checkpoints.js';
+import { pgliteStartParams } from './pglite-start-params.js';
 
 /** Options of {@link openPglite}. */
 export interface OpenPgliteOptions {
@@ -51,7 +52,7 @@ export interface OpenedPglite {
 export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPglite> {
   const { dataDir } = options;
   if (!dataDir || dataDir.startsWith('memory://')) {
-    const db = new PGlite({ dataDir, loadDataDir: options.loadDataDir });
+    const db = new PGlite({ dataDir, loadDataDir: options.loadDataDir, startParams: pgliteStartParams() });
     await db.waitReady;
     const executor = new PgliteExecutor(db);
     return { executor, close: () => executor.close() };

@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import type { ThreadError, ThreadReply, ThreadRequest, ThreadStart } from './pglite-thread.js';
+import { pgliteStartParams } from './pglite-start-params.js';
 
 const port = parentPort!;
 const start = workerData as ThreadStart;
@@ -30,6 +31,7 @@ function fieldsOf(error: unknown): ThreadError {
 const db = new PGlite({
   dataDir: start.dataDir,
   loadDataDir: start.loadDataDir ? new Blob([start.loadDataDir]) : undefined,
+  startParams: pgliteStartParams(),
 });
 
 async function run(request: ThreadRequest): Promise<ThreadReply> {

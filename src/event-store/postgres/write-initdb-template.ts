@@ -2,6 +2,7 @@ import { renameSync, rmSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { initdbTemplateDir } from './initdb-template.js';
 import { PgliteExecutor } from './pglite-executor.js';
+import { pgliteStartParams } from './pglite-start-params.js';
 
 /** Options of {@link writeInitdbTemplate}. */
 export interface WriteInitdbTemplateOptions {
@@ -25,7 +26,7 @@ export async function writeInitdbTemplate(
 ): Promise<string> {
   const partial = `${dir}.${process.pid}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  const db = new PGlite({ dataDir: partial, loadDataDir: options.from });
+  const db = new PGlite({ dataDir: partial, loadDataDir: options.from, startParams: pgliteStartParams() });
   try {
     await db.waitReady;
     await options.prepare?.(new PgliteExecutor(db));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { rawRequestOf } from '../../common/raw-request.js';
 import { parseTraceparent, parseTracestate } from './trace-context.js';
 
 /** The correlation of one request, from its headers. */
@@ -54,12 +55,13 @@ export function correlationFromHeaders(
 const CORRELATION = Symbol('ledger.correlation');
 
 /**
- * The correlation of `req`, computed from its headers once and then kept on the request object,
+ * The correlation of `req`, computed from its headers once and then kept on the Node.js request
+ * ({@link rawRequestOf}: the same object for middleware and for Fastify's request),
  * so the request log, the `X-Request-Id` echo and the command's event metadata agree.
  */
 export function correlationOf(req: { headers: IncomingHttpHeaders }): RequestCorrelation {
-  const holder = req as { headers: IncomingHttpHeaders; [CORRELATION]?: RequestCorrelation };
-  return (holder[CORRELATION] ??= correlationFromHeaders(req.headers));
+  const holder = rawRequestOf<{ headers: IncomingHttpHeaders; [CORRELATION]?: RequestCorrelation }>(req);
+  return (holder[CORRELATION] ??= correlationFromHeaders(holder.headers));
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { correlationOf } from './correlation.js';
-import { routeTemplateOf } from './route-template.js';
+import type { NodeMiddleware } from '../../common/node-middleware.js';
+import { routeTemplateOf } from '../../common/route-template.js';
 
 /** Probe and scrape routes: logged at debug when they succeed (they arrive every few seconds). */
 const ROUTINE = /^\/(health(\/|$|\?)|metrics($|\?))/;
@@ -27,24 +27,24 @@ export interface RequestLogLine {
 }
 
 /**
- * Express middleware for every request: establishes its correlation ({@link correlationOf}),
+ * Middleware for every request: establishes its correlation ({@link correlationOf}),
  * answers `X-Request-Id: <correlationId>` (set before any handler runs, so refusals carry it too),
  * and when the response finishes writes ONE line through `logger` (pino-http):
  * `requestId` and {@link RequestLogLine} with message `"<METHOD> <route> <status>"`, at info — error for 5xx,
  * debug for successful health probes and scrapes. No headers, no query string, no payloads
  * (the body only when the logger is at debug). Install it first, before authentication.
  */
-export function requestLogging(logger: Logger): RequestHandler {
+export function requestLogging(logger: Logger): NodeMiddleware {
   const line = (req: IncomingMessage, res: ServerResponse, ms: number): RequestLogLine => {
-    const r = req as Request & { caller?: { keyId?: string } };
+    const r = req as IncomingMessage & { caller?: { keyId?: string }; originalUrl?: string; body?: unknown };
     const c = correlationOf(r);
     const keyId = r.caller?.keyId;
     const route = routeTemplateOf(r);
     return {
       ...(c.traceId ? { traceId: c.traceId } : {}),
-      method: r.method,
+      method: r.method ?? '',
       route,
-      ...(route === 'unmatched' ? { path: (r.originalUrl ?? r.url).split('?')[0] } : {}),
+      ...(route === 'unmatched' ? { path: (r.originalUrl ?? r.url ?? '').split('?')[0] } : {}),
       status: res.statusCode,
       ms,
       ...(keyId ? { keyId } : {}),
@@ -80,8 +80,24 @@ export function requestLogging(logger: Logger): RequestHandler {
         ? { err }
         : {}),
     }),
-    customSuccessMessage: (req, res) => `${req.method} ${routeTemplateOf(req as Request)} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${routeTemplateOf(req as Request)} ${res.statusCode}`,
+    customSuccessMessage: (req, res) => `${req.method} ${routeTemplateOf(req)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${routeTemplateOf(req)} ${res.statusCode}`,
   });
-  return (req, res, next) => middleware(req, res, next);
+  return (req, res, next) => {
+    // pino-http names the request by `req.id` when there is one (Fastify's, copied by middie)
+    // and then does not call genReqId: both the id and the echo are set here, before any answer.
+    const id = correlationOf(req).correlationId;
+    (req as { id?: unknown }).id = id;
+    res.setHeader('X-Request-Id', id);
+    middleware(req, res, next);
+  };
+}
+
+/**
+ * Keeps the parsed body of Fastify's `request` on its Node.js request, where the request log
+ * (which sees only that one) shows it at level debug. Run it as a `preValidation` hook: the body
+ * is parsed after the middleware ran.
+ */
+export function keepBodyForRequestLog(request: { readonly raw: object; readonly body?: unknown }): void {
+  if (request.body !== undefined) (request.raw as { body?: unknown }).body = request.body;
 }

@@ -1,6 +1,6 @@
+import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { IncomingMessage } from 'node:http';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 
@@ -9,8 +9,11 @@ const UNTRACED = /^\/(health(\/|$|\?)|metrics($|\?))/;
 
 /**
  * The automatic instrumentations of the ledger: incoming and outgoing HTTP (the server span,
- * continuing a worker's W3C `traceparent`), Express middleware and routes (the route template
- * names the span), and `pg` queries (statement text only — `enhancedDatabaseReporting` off, so
+ * continuing a worker's W3C `traceparent`), Fastify's request, hooks and route handler
+ * (`@fastify/otel`, Fastify's own: the route template names the server span and is the
+ * `http.route` of its `request` span; it hooks into every Fastify instance as it is created,
+ * through Fastify's `fastify.initialization` diagnostics channel, so the bundled copy is traced
+ * too), and `pg` queries (statement text only — `enhancedDatabaseReporting` off, so
  * parameter values, i.e. payloads, never leave the process).
  *
  * No NestJS instrumentation: `@opentelemetry/instrumentation-nestjs-core` supports
@@ -23,7 +26,10 @@ export function ledgerInstrumentations(): Instrumentation[] {
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED.test(req.url ?? ''),
     }),
-    new ExpressInstrumentation(),
+    new FastifyOtelInstrumentation({
+      registerOnInitialization: true,
+      ignorePaths: (route) => UNTRACED.test(route.url),
+    }),
     new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
   ];
 }

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
@@ -53,7 +53,7 @@ export class ClaimsController {
     @Body() body: ClaimRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<unknown> {
     const command = new ClaimOperationCommand(claimRequestOf(body), ctx, caller);
     return sendAnswer(res, claimAnswer(await this.commandBus.execute(command)));

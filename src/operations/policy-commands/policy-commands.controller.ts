@@ -7,7 +7,7 @@ import {
   LeaseRenewedAnswerDto,
   PolicyCommandAnswerDto,
 } from './policy-command-answers.dto.js';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
@@ -35,7 +35,7 @@ export class PolicyCommandsController {
   constructor(private readonly commandBus: CommandBus) {}
 
   private async run(
-    res: Response,
+    res: FastifyReply,
     id: string,
     request: PolicyCommandRequest,
     caller: Caller,
@@ -56,7 +56,7 @@ export class PolicyCommandsController {
     @Body() body: OperatorActionRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const request = { type: 'ApproveOperation', actor: caller.name, reason: body.reason } as const;
     return this.run(res, id, request, caller, ctx);
@@ -73,7 +73,7 @@ export class PolicyCommandsController {
     @Body() body: OperatorActionRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const request = { type: 'RejectOperation', actor: caller.name, reason: body.reason } as const;
     return this.run(res, id, request, caller, ctx);
@@ -90,7 +90,7 @@ export class PolicyCommandsController {
     @Body() body: OperatorActionRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const request = { type: 'ReplayOperation', actor: caller.name, reason: body.reason } as const;
     return this.run(res, id, request, caller, ctx);
@@ -107,7 +107,7 @@ export class PolicyCommandsController {
     @Body() body: AcknowledgeRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const request = {
       type: 'AcknowledgeDuplicateEffect',
@@ -129,7 +129,7 @@ export class PolicyCommandsController {
     @Body() body: EvidenceRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const checked = body.checkedFields;
     if (typeof checked !== 'object' || checked === null || Array.isArray(checked)) {
@@ -164,7 +164,7 @@ export class PolicyCommandsController {
     @Body() body: RenewLeaseRequestDto,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const request = { type: 'RenewLease', fencingToken: body.fencingToken, leaseMs: body.leaseMs } as const;
     return this.run(res, id, request, caller, ctx);

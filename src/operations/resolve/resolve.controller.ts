@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
 import { ReferenceAnswerDto, ResolveAnswerDto } from './resolve-answers.dto.js';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
@@ -37,7 +37,7 @@ export class ResolveController {
     @Body() body: ResolveRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const issue = resolveRequestIssue(body.resolution, body.destinationRef);
     if (issue) throw validationProblem([issue]);
@@ -66,7 +66,7 @@ export class ResolveController {
     @Body() body: ReferenceRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const input = {
       type: 'RecordDestinationReference',

@@ -4,7 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
 import type { ProblemCode } from '../../common/problem-codes.js';
 import { WorkerAnswerDto } from './worker-answer.dto.js';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
@@ -45,7 +45,7 @@ export class WorkerStepsController {
   constructor(private readonly commandBus: CommandBus) {}
 
   private async run(
-    res: Response,
+    res: FastifyReply,
     id: string,
     input: WorkerCommandInput,
     ctx: RequestContext,
@@ -65,7 +65,7 @@ export class WorkerStepsController {
     @Body() body: StartStepRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     return this.run(
       res,
@@ -86,7 +86,7 @@ export class WorkerStepsController {
     @Body() body: CompleteStepRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const input = {
       type: 'CompleteStep',
@@ -109,7 +109,7 @@ export class WorkerStepsController {
     @Body() body: ConfirmRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const input = {
       type: 'ConfirmOperation',
@@ -135,7 +135,7 @@ export class WorkerStepsController {
     @Body() body: FailRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const input = {
       type: 'FailOperation',
@@ -155,7 +155,7 @@ export class WorkerStepsController {
     @Body() body: ReleaseRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const input = {
       type: 'ReleaseOperation',
@@ -174,7 +174,7 @@ export class WorkerStepsController {
     @Body() body: UnknownRequestDto,
     @Ctx() ctx: RequestContext,
     @CurrentCaller() caller: Caller,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const input = {
       type: 'ReportUnknownOutcome',

@@ -9,7 +9,8 @@ import {
   ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
+import { streamResponse } from '../../common/streamed-response.js';
 import { type Caller, CurrentCaller, RequireRole } from '../../auth/index.js';
 import { validationProblem } from '../../common/validation.js';
 import { csvHeader, csvLine } from '../operation-views/reconciliation-csv.js';
@@ -58,7 +59,7 @@ export class ReconciliationController {
     @Param('tenant') tenant: string,
     @Query() q: ReconciliationQueryDto,
     @CurrentCaller() caller: Caller,
-    @Res() res: Response,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     readableTenant(caller, tenant);
     assertTimeRange(q.from, q.to);
@@ -68,7 +69,7 @@ export class ReconciliationController {
     if (q.format === 'csv') {
       if (q.cursor !== undefined)
         throw validationProblem([{ field: 'cursor', message: 'the CSV export has no pages' }]);
-      res.status(200).set({
+      const res = streamResponse(reply, 200, {
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': `attachment; filename="reconciliation-${encodeURIComponent(tenant)}.csv"`,
         'X-Ledger-Checkpoint': freshness.checkpoint,
@@ -93,7 +94,7 @@ export class ReconciliationController {
     if (after && Number.isNaN(Date.parse(after[0]!))) throw invalidCursor();
     const { totals, byAction } = await reconcile(sql, scope);
     const page = await reconciliationLines(sql, scope, q.limit ?? DEFAULT_PAGE_SIZE, after);
-    res.json({
+    void reply.send({
       tenant,
       action: q.action ?? null,
       from: q.from ?? null,

@@ -1,10 +1,11 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { SqlQueryable } from '../../event-store/sql-executor.js';
 import { readChanges, type StoredChange } from '../core/change-log.js';
 
 /** Options of one {@link SseSession}. Durations in milliseconds. */
 export interface SseSessionOptions {
-  readonly res: Response;
+  /** The Node.js response, taken over from the framework (nothing written to it yet). */
+  readonly res: ServerResponse;
   readonly sql: SqlQueryable;
   readonly feed: string;
   readonly tenant: string;
@@ -55,7 +56,7 @@ export class SseSession {
   /** Sends the headers and the `ready` (or `reset`) event, then the backlog, then live changes. */
   start(): void {
     const { res } = this.o;
-    res.status(200).set({
+    res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
       Connection: 'keep-alive',

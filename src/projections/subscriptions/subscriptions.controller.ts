@@ -2,7 +2,7 @@ import { ApiEventStream } from '../../common/openapi/api-event-stream.decorator.
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
 import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, RequireRole, SseConnectionLimiter } from '../../auth/index.js';
 import { ApiKeyService } from '../../auth/api-key.service.js';
 import { validationProblem } from '../../common/validation.js';
@@ -55,8 +55,8 @@ export class SubscriptionsController {
     @Param('tenant') tenant: string,
     @Query() q: OperationChangesQueryDto,
     @CurrentCaller() caller: Caller,
-    @Req() req: Request,
-    @Res() res: Response,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
   ) {
     const { lastEventId: _l, ...filter } = q;
     return this.open('operations', OPERATIONS_FEED, tenant, q.lastEventId, filter, caller, req, res);
@@ -74,8 +74,8 @@ export class SubscriptionsController {
     @Param('tenant') tenant: string,
     @Query() q: ReviewChangesQueryDto,
     @CurrentCaller() caller: Caller,
-    @Req() req: Request,
-    @Res() res: Response,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
   ) {
     return this.open(
       'operations',
@@ -99,8 +99,8 @@ export class SubscriptionsController {
     @Param('tenant') tenant: string,
     @Query() q: SubscriptionQueryDto,
     @CurrentCaller() caller: Caller,
-    @Req() req: Request,
-    @Res() res: Response,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
   ) {
     return this.open('metrics', METRICS_FEED, tenant, q.lastEventId, { action: q.action }, caller, req, res);
   }
@@ -115,8 +115,8 @@ export class SubscriptionsController {
     @Param('tenant') tenant: string,
     @Query() q: SubscriptionQueryDto,
     @CurrentCaller() caller: Caller,
-    @Req() req: Request,
-    @Res() res: Response,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
   ) {
     return this.open(
       'conflicts',
@@ -137,11 +137,12 @@ export class SubscriptionsController {
     lastEventIdQuery: string | undefined,
     filter: ChangeFilter,
     caller: Caller,
-    req: Request,
-    res: Response,
+    req: FastifyRequest,
+    reply: FastifyReply,
   ): Promise<void> {
     readableTenant(caller, tenant);
-    const header = req.header('last-event-id');
+    const sent = req.headers['last-event-id'];
+    const header = Array.isArray(sent) ? sent.join(',') : sent;
     if (header !== undefined && !isEventId(header.trim())) {
       throw validationProblem([
         {
@@ -154,8 +155,9 @@ export class SubscriptionsController {
     const record = await checkpointStore.load(this.runtime.db.executor, projection);
     if (!record) throw new Error(`Read model ${projection} is not installed`);
     const lease = this.limiter.acquire(caller);
+    reply.hijack(); // the session writes the stream to the Node.js response
     const session: SseSession = new SseSession({
-      res,
+      res: reply.raw,
       sql: this.runtime.db.executor,
       feed,
       tenant,

@@ -9,7 +9,8 @@ import {
 } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
 import { ReconciliationItemsDto, ReconciliationRunDto, ReconciliationRunListDto } from './run-answers.dto.js';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
+import { streamResponse } from '../../common/streamed-response.js';
 import { CurrentCaller, RequireRole, type Caller } from '../../auth/index.js';
 import { problem } from '../../common/problem.js';
 import { ProblemException } from '../../common/problem.exception.js';
@@ -104,7 +105,7 @@ export class ReconciliationReportsController {
     @Param('id', runIdPipe) id: string,
     @Query() q: ItemsQueryDto,
     @CurrentCaller() caller: Caller,
-    @Res() res: Response,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     readableTenant(caller, tenant);
     const run = await runStore.get(this.sql, tenant, id);
@@ -112,7 +113,7 @@ export class ReconciliationReportsController {
     if (run.status !== 'completed') throw notComplete(run);
     if (q.format === 'csv') {
       if (q.cursor !== undefined) throw invalidCursor();
-      res.status(200).set({
+      const res = streamResponse(reply, 200, {
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': `attachment; filename="reconciliation-${run.id}${q.category ? `-${q.category}` : ''}.csv"`,
         'X-Ledger-Checkpoint': run.checkpoint ?? '-1',
@@ -140,7 +141,7 @@ export class ReconciliationReportsController {
       { category: q.category, afterSeq: cursor ? Number(cursor[0]) : 0 },
       q.limit ?? 50,
     );
-    res.json({
+    void reply.send({
       id: run.id,
       tenant,
       category: q.category ?? null,

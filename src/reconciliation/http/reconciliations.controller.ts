@@ -2,7 +2,7 @@ import { Controller, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs
 import { ApiAcceptedResponse, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
 import { ReconciliationRunDto } from './run-answers.dto.js';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentCaller, RequireRole, type Caller } from '../../auth/index.js';
 import { readableTenant } from '../../projections/http/tenant-param.js';
 import { ReconciliationService } from '../reconciliation.service.js';
@@ -43,12 +43,12 @@ export class ReconciliationsController {
     @Param('tenant') tenant: string,
     @Query() q: CreateReconciliationQueryDto,
     @CurrentCaller() caller: Caller,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<ReconciliationRunDto> {
     readableTenant(caller, tenant);
-    const run = presentRun(await this.service.create(tenant, q, caller, req));
-    res.setHeader('Location', run.links.self);
+    const run = presentRun(await this.service.create(tenant, q, caller, req.raw));
+    res.header('Location', run.links.self);
     return run;
   }
 
@@ -75,12 +75,12 @@ export class ReconciliationsController {
     @Param('id', runIdPipe) id: string,
     @Query() q: SourceUploadQueryDto,
     @CurrentCaller() caller: Caller,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<ReconciliationRunDto> {
     readableTenant(caller, tenant);
-    const run = presentRun(await this.service.uploadSource(tenant, id, q, req));
-    res.setHeader('Location', run.links.self);
+    const run = presentRun(await this.service.uploadSource(tenant, id, q, req.raw));
+    res.header('Location', run.links.self);
     return run;
   }
 }

@@ -1,6 +1,6 @@
 import { pipeline, Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { streamedUpload } from '../../common/request-deadline.js';
 import type { UploadLimits } from './upload-limits.js';
 import {
@@ -68,8 +68,8 @@ const CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
  * (`streamedUpload`: the request timeout bounds its silences, not its length).
  * @throws ProblemException 415 naming `Content-Type` or `Content-Encoding`.
  */
-export function openUpload(req: Request, maxBytes: number): { format: UploadFormat; body: Readable } {
-  const [mediaType, ...params] = (req.header('content-type') ?? '').split(';');
+export function openUpload(req: IncomingMessage, maxBytes: number): { format: UploadFormat; body: Readable } {
+  const [mediaType, ...params] = (req.headers['content-type'] ?? '').split(';');
   const type = mediaType!.trim().toLowerCase();
   const format = FORMATS[type];
   if (!format) {
@@ -90,7 +90,7 @@ export function openUpload(req: Request, maxBytes: number): { format: UploadForm
       `charset=${charset} is not accepted: the export is read as UTF-8 (send charset=utf-8 or none)`,
     );
   }
-  const encoding = (req.header('content-encoding') ?? 'identity').trim().toLowerCase();
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity' && encoding !== 'gzip' && encoding !== 'x-gzip') {
     throw unsupportedMedia(
       'Content-Encoding',

@@ -1,0 +1,269 @@
+// The HTTP edges a client meets before any route's logic runs: methods a route does not have,
+// bodies too large or malformed, query strings, and the headers every answer carries. Pinned so
+// that the HTTP platform under the ledger (issue 13) can change without any client noticing.
+import { request as httpRequest } from 'node:http';
+import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
+
+let ledger: TestLedger;
+beforeAll(async () => {
+  ledger = await startTestLedger('pglite');
+});
+afterAll(() => ledger.close());
+
+const key = (subject: string) => ({ tenant: 'acme', source: 'shop', action: 'invoice.create', subject });
+const auth = () => ({ authorization: `Bearer ${ledger.rootToken}` });
+
+async function send(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+  const res = await fetch(`${ledger.url}${path}`, { method, headers, body });
+  const text = await res.text();
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body: text ? (JSON.parse(text) as any) : undefined,
+  };
+}
+
+describe('methods', () => {
+  it('HEAD of a GET route answers its status and headers without a body', async () => {
+    const res = await send('HEAD', '/health');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.text).toBe('');
+  });
+
+  it('HEAD of a /v1 route needs a key like its GET', async () => {
+    const res = await send('HEAD', '/v1/tenants/acme/operations');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('Bearer');
+  });
+
+  it('OPTIONS is not served: 404 problem+json naming the method (no CORS preflight answers)', async () => {
+    const res = await send('OPTIONS', '/health');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ status: 404, code: 'not-found', detail: 'Cannot OPTIONS /health' });
+    expect(res.headers.get('allow')).toBeNull();
+  });
+
+  it('OPTIONS under /v1 is authenticated first (401), then not found', async () => {
+    const anonymous = await send('OPTIONS', '/v1/claims');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.code).toBe('unauthenticated');
+    const keyed = await send('OPTIONS', '/v1/claims', auth());
+    expect(keyed.status).toBe(404);
+    expect(keyed.body).toMatchObject({ code: 'not-found', detail: 'Cannot OPTIONS /v1/claims' });
+  });
+
+  it('a method the route does not have is 404 problem+json naming method and path', async () => {
+    const res = await send('DELETE', '/v1/claims', auth());
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ code: 'not-found', detail: 'Cannot DELETE /v1/claims' });
+  });
+
+  it('an unknown path outside /v1 is 404 problem+json with the request id and keep-alive headers', async () => {
+    const res = await send('GET', '/nothing-here', { 'x-request-id': 'edge-404' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'not-found', detail: 'Cannot GET /nothing-here' });
+    expect(res.headers.get('x-request-id')).toBe('edge-404');
+    expect(res.headers.get('keep-alive')).toBe('timeout=60');
+  });
+});
+
+describe('paths', () => {
+  it('a trailing slash and the letter case of the path do not matter (as routes were matched before)', async () => {
+    expect((await send('GET', '/health/')).status).toBe(200);
+    expect((await send('GET', '/HEALTH')).status).toBe(200);
+    expect((await send('GET', '/v1/tenants/acme/operations/', auth())).status).toBe(200);
+    const anonymous = await send('GET', '/V1/tenants/acme/operations');
+    expect(anonymous.status).toBe(401); // authenticated like its lower-case path
+  });
+
+  it("a request line over Node's header limit is answered 431 with Connection: close (the socket is not reused)", async () => {
+    const answer = await new Promise<{ status: number; connection: string | undefined }>(
+      (resolve, reject) => {
+        const req = httpRequest(`${ledger.url}/v1/tenants/${'y'.repeat(20_000)}/operations`, {
+          headers: auth(),
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve({ status: res.statusCode!, connection: res.headers.connection });
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+    expect(answer).toEqual({ status: 431, connection: 'close' });
+  });
+
+  it('the longest valid step name (128 characters) reaches its route', async () => {
+    const claim = await ledger.client.claim(key('LONG-STEP'), { n: 1 });
+    expect(claim.status).toBe(201);
+    const step = 's'.repeat(128);
+    const res = await ledger.client.op(claim.body.operationId, `steps/${step}/start`, {
+      fencingToken: claim.body.fencingToken,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.providerIdempotencyKey).toEqual(expect.any(String));
+  });
+});
+
+describe('bodies', () => {
+  it('a body over the limit is refused 413 problem+json, and nothing is claimed', async () => {
+    const body = JSON.stringify({
+      key: key('HUGE'),
+      payload: { pad: 'x'.repeat(ledger.config.maxBodyBytes) },
+    });
+    const res = await send('POST', '/v1/claims', { ...auth(), 'content-type': 'application/json' }, body);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ status: 413, code: 'payload-too-large' });
+    expect((await ledger.client.claim(key('HUGE'), { n: 1 })).status).toBe(201);
+  });
+
+  it('a declared length over the limit is refused 413 problem+json at once, before the body is sent', async () => {
+    const answer = await new Promise<{ status: number; type: string; body: any }>((resolve, reject) => {
+      const req = httpRequest(`${ledger.url}/v1/claims`, {
+        method: 'POST',
+        headers: {
+          ...auth(),
+          'content-type': 'application/json',
+          'content-length': String(ledger.config.maxBodyBytes + 1),
+        },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          resolve({
+            status: res.statusCode!,
+            type: String(res.headers['content-type']),
+            body: JSON.parse(text),
+          });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      req.write('{"key":'); // the rest never comes: the answer must not wait for it
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.type).toContain('application/problem+json');
+    expect(answer.body).toMatchObject({ status: 413, code: 'payload-too-large' });
+  });
+
+  it('batch requests refused 413 at once free their slots although their clients keep the connection', async () => {
+    // Each refused client holds its socket open and never sends the rest of the declared body: the
+    // refusal holds no memory, so it must not hold one of the route's `maxConcurrentBatches` slots.
+    const held = await Promise.all(
+      Array.from({ length: ledger.config.maxConcurrentBatches + 1 }, () => refusedButHeldOpen()),
+    );
+    try {
+      expect(held.map((h) => h.status)).toEqual(held.map(() => 413));
+      const res = await send(
+        'POST',
+        '/v1/claims/batch',
+        { ...auth(), 'content-type': 'application/json' },
+        JSON.stringify({ claims: [{ key: key('AFTER-413'), payload: { n: 1 } }] }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.results[0]).toMatchObject({ index: 0, status: 201 });
+    } finally {
+      for (const h of held) h.close();
+    }
+  });
+
+  it('the batch route reads bodies above the single-request limit, up to its own', async () => {
+    const claims = Array.from({ length: 300 }, (_, i) => ({
+      key: key(`BIG-${i}`),
+      payload: { pad: 'x'.repeat(3500) },
+    }));
+    const body = JSON.stringify({ claims });
+    expect(body.length).toBeGreaterThan(ledger.config.maxBodyBytes);
+    const res = await send(
+      'POST',
+      '/v1/claims/batch',
+      { ...auth(), 'content-type': 'application/json' },
+      body,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.results).toHaveLength(300);
+    expect(res.body.results[299]).toMatchObject({ index: 299, status: 201 });
+  });
+
+  it('malformed JSON is 400 invalid-json naming where the text is wrong', async () => {
+    const res = await send(
+      'POST',
+      '/v1/claims',
+      { ...auth(), 'content-type': 'application/json' },
+      '{"key": ',
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'invalid-json',
+      detail: "Object value expected after ':' at position 8",
+    });
+  });
+
+  it('numbers are kept exactly as sent; one a double cannot carry is refused, naming it', async () => {
+    const ok = await send(
+      'POST',
+      '/v1/claims',
+      { ...auth(), 'content-type': 'application/json' },
+      `{"key":${JSON.stringify(key('NUM-1'))},"payload":{"amount":9007199254740991,"rate":0.1}}`,
+    );
+    expect(ok.status).toBe(201);
+    const history = await ledger.client.history(ok.body.operationId);
+    expect(history.body.events[0].data.payload).toEqual({ amount: 9007199254740991, rate: 0.1 });
+    const big = await send(
+      'POST',
+      '/v1/claims',
+      { ...auth(), 'content-type': 'application/json' },
+      `{"key":${JSON.stringify(key('NUM-2'))},"payload":{"amount":9007199254740993}}`,
+    );
+    expect(big.status).toBe(400);
+    expect(big.body.code).toBe('invalid-json');
+    expect(big.body.detail).toContain('9007199254740993');
+  });
+
+  it('a JSON body on a GET route is read and ignored, not refused', async () => {
+    const res = await send('GET', '/health', { 'content-type': 'application/json', 'content-length': '0' });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('query strings', () => {
+  it('a repeated parameter is checked in every value (400 validation naming it)', async () => {
+    const res = await send('GET', '/v1/tenants/acme/operations?action=ok&action=%00', auth());
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation');
+    expect(JSON.stringify(res.body.errors)).toContain('action');
+  });
+
+  it('an unpaired surrogate in a bracketed parameter name is refused too', async () => {
+    const res = await send('GET', '/v1/tenants/acme/operations?action%5Bx%5D=%ED%A0%80', auth());
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation');
+  });
+});
+
+/** A batch request declaring a body over the batch limit, answered, whose client keeps its socket. */
+function refusedButHeldOpen(): Promise<{ status: number; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${ledger.url}/v1/claims/batch`, {
+      method: 'POST',
+      headers: {
+        ...auth(),
+        'content-type': 'application/json',
+        'content-length': String(ledger.config.maxBatchBodyBytes + 1),
+      },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, close: () => req.destroy() }));
+    });
+    req.on('error', reject);
+    req.write('{"claims":['); // the rest never comes, and the socket stays open
+  });
+}
