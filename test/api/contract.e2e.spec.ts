@@ -353,6 +353,13 @@ describe('service endpoints', () => {
       ]),
     );
     expect(doc.body.components.schemas.ClaimRequestDto.required).toEqual(expect.arrayContaining(['key']));
+    // a command appended to an operation's stream may be refused 503 `contention` (docs/api.md)
+    const codes503 = (path: string) =>
+      doc.body.paths[path].post.responses['503'].content['application/problem+json'].schema.allOf[1]
+        .properties.code.enum;
+    expect(codes503('/v1/claims')).toEqual(expect.arrayContaining(['store-unavailable', 'contention']));
+    expect(codes503('/v1/operations/{operationId}/confirm')).toContain('contention');
+    expect(codes503('/v1/admin/keys')).not.toContain('contention');
     const ui = await fetch(ledger.url + '/docs');
     expect(ui.status).toBe(200);
   });

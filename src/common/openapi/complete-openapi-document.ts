@@ -27,7 +27,7 @@ const RETRY_AFTER = {
  * - `ProblemDetailsDto` open to extension members;
  * - the problems every route can answer: 401/403/429 where the `bearer` scheme applies, 400/413/415
  *   where a JSON body is read, 400 for checked parameters, 404 for an `{operationId}`, 503
- *   `store-unavailable` under `/v1`, 500 `internal` everywhere — merged into the route's own
+ *   `store-unavailable` under `/v1`, 500 `internal` everywhere, 503 `contention` on the commands appended to an operation — merged into the route's own
  *   {@link ApiProblems} responses, each as `application/problem+json` with its codes as an enum;
  * - `Retry-After` on 429, 503 and a 409 that may be `in-progress`;
  * - one security requirement per route (class and method `RequireRole` would repeat it).
@@ -43,10 +43,16 @@ export function completeOpenApiDocument(doc: OpenAPIObject): OpenAPIObject {
       if (!op) continue;
       if (op.security) op.security = dedupe(op.security);
       const codes = commonProblems(path, op);
+      if (method === 'post' && appendsToAnOperation(path)) codes.push('contention');
       mergeProblems(op.responses, codes);
     }
   }
   return doc;
+}
+
+/** Routes whose command is appended to an operation's stream: refused 503 `contention` when its writers keep colliding. */
+function appendsToAnOperation(path: string): boolean {
+  return path.startsWith('/v1/claims') || path.startsWith('/v1/operations/{operationId}/');
 }
 
 function commonProblems(path: string, op: Operation): string[] {
