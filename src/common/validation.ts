@@ -12,12 +12,18 @@ export interface FieldError {
 
 /**
  * Flattens class-validator errors into `{field, message}` pairs with dotted paths
- * (`key.subject`, `claims.3.leaseMs`).
+ * (`key.subject`, `claims.3.leaseMs`). A required field that is absent gets one message,
+ * `<name> is required`, instead of one per constraint it then fails.
  */
 export function flattenValidationErrors(errors: ValidationError[], prefix = ''): FieldError[] {
   const out: FieldError[] = [];
   for (const e of errors) {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
+    const absent = e.value === undefined && e.constraints && !('whitelistValidation' in e.constraints);
+    if (absent) {
+      out.push({ field, message: `${e.property} is required` });
+      continue;
+    }
     for (const message of Object.values(e.constraints ?? {})) out.push({ field, message });
     if (e.children?.length) out.push(...flattenValidationErrors(e.children, field));
   }
