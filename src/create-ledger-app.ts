@@ -1,3 +1,4 @@
+import { frameworkErrorAsProblem } from './common/framework-errors.js';
 import { concurrentBodies } from './common/concurrent-bodies.js';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
@@ -74,6 +75,7 @@ export async function createLedgerApp(
         maxParamLength: MAX_PATH_PARAMETER_LENGTH,
       },
       genReqId: (req: IncomingMessage) => correlationOf(req).correlationId, // one id in logs, X-Request-Id and events
+      frameworkErrors: frameworkErrorAsProblem, // a bad path is problem+json like every other refusal
     }),
     { bodyParser: false, logger: options.logger ?? ledgerNestLogger() },
   );

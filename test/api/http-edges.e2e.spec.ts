@@ -72,6 +72,22 @@ describe('methods', () => {
 });
 
 describe('paths', () => {
+  it("a path that is not valid percent-encoding is 400 problem+json, not the framework's own JSON", async () => {
+    for (const path of ['/%ff', '/v1/claims%']) {
+      const res = await send('GET', path, auth());
+      expect({ path, status: res.status, type: res.headers.get('content-type') }).toEqual({
+        path,
+        status: 400,
+        type: expect.stringContaining('application/problem+json'),
+      });
+      expect(res.body).toMatchObject({
+        status: 400,
+        code: 'validation',
+        detail: expect.stringContaining('path'),
+      });
+    }
+  });
+
   it('a trailing slash and the letter case of the path do not matter (as routes were matched before)', async () => {
     expect((await send('GET', '/health/')).status).toBe(200);
     expect((await send('GET', '/HEALTH')).status).toBe(200);
