@@ -139,31 +139,9 @@ describe('bodies', () => {
   });
 
   it('a declared length over the limit is refused 413 problem+json at once, before the body is sent', async () => {
-    const answer = await new Promise<{ status: number; type: string; body: any }>((resolve, reject) => {
-      const req = httpRequest(`${ledger.url}/v1/claims`, {
-        method: 'POST',
-        headers: {
-          ...auth(),
-          'content-type': 'application/json',
-          'content-length': String(ledger.config.maxBodyBytes + 1),
-        },
-      });
-      req.on('response', (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => {
-          resolve({
-            status: res.statusCode!,
-            type: String(res.headers['content-type']),
-            body: JSON.parse(text),
-          });
-          req.destroy();
-        });
-      });
-      req.on('error', reject);
-      req.write('{"key":'); // the rest never comes: the answer must not wait for it
-    });
+    // the rest never comes: the answer must not wait for it
+    const answer = await declaredButNotSent('/v1/claims', ledger.config.maxBodyBytes + 1, '{"key":');
+    answer.close();
     expect(answer.status).toBe(413);
     expect(answer.type).toContain('application/problem+json');
     expect(answer.body).toMatchObject({ status: 413, code: 'payload-too-large' });
@@ -264,22 +242,39 @@ describe('query strings', () => {
   });
 });
 
-/** A batch request declaring a body over the batch limit, answered, whose client keeps its socket. */
-function refusedButHeldOpen(): Promise<{ status: number; close: () => void }> {
+/**
+ * A POST to `path` declaring `declared` bytes of JSON and sending only `first`; resolves with the
+ * answer while the client keeps its socket open (until `close`).
+ */
+function declaredButNotSent(
+  path: string,
+  declared: number,
+  first: string,
+): Promise<{ status: number; type: string; body: any; close: () => void }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${ledger.url}/v1/claims/batch`, {
+    const req = httpRequest(`${ledger.url}${path}`, {
       method: 'POST',
-      headers: {
-        ...auth(),
-        'content-type': 'application/json',
-        'content-length': String(ledger.config.maxBatchBodyBytes + 1),
-      },
+      headers: { ...auth(), 'content-type': 'application/json', 'content-length': String(declared) },
     });
     req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, close: () => req.destroy() }));
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          type: String(res.headers['content-type']),
+          body: JSON.parse(text),
+          close: () => req.destroy(),
+        }),
+      );
     });
     req.on('error', reject);
-    req.write('{"claims":['); // the rest never comes, and the socket stays open
+    req.write(first);
   });
+}
+
+/** A batch request declaring a body over the batch limit, answered, whose client keeps its socket. */
+function refusedButHeldOpen(): Promise<{ status: number; close: () => void }> {
+  return declaredButNotSent('/v1/claims/batch', ledger.config.maxBatchBodyBytes + 1, '{"claims":[');
 }
