@@ -17,7 +17,7 @@ import { PgliteExecutor } from '../../src/event-store/postgres/pglite-executor.j
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
 import { FakeClock } from './fake-clock.js';
 import { LedgerClient } from './http-client.js';
-import { newPglite, pgliteSnapshot } from './pglite-snapshot.js';
+import { newPglite, pgliteSnapshot, pgliteSnapshotToTransfer } from './pglite-snapshot.js';
 import { createTestDatabase } from './postgres-test-db.js';
 import { doubleForTestLedger, testLedgerStore } from './eventstoredb-double/test-ledger-on-double.js';
 
@@ -142,7 +142,11 @@ async function openTestStore(config: LedgerConfig): Promise<EventStore> {
   if (config.store !== 'pglite') return openEventStore(config);
   const isNew = config.dataDir.startsWith('memory://') || !existsSync(join(config.dataDir, 'PG_VERSION'));
   if (!isNew) return openEventStore(config);
-  return PgliteEventStore.open({ dataDir: config.dataDir, loadDataDir: await pgliteSnapshot() });
+  // PGlite on a data directory runs in a worker thread, which takes the dump's bytes
+  const loadDataDir = config.dataDir.startsWith('memory://')
+    ? await pgliteSnapshot()
+    : await pgliteSnapshotToTransfer();
+  return PgliteEventStore.open({ dataDir: config.dataDir, loadDataDir });
 }
 
 /**
