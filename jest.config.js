@@ -4,6 +4,9 @@
  * Test tiers are in the file name: *.unit.spec.ts, *.int.spec.ts, *.e2e.spec.ts.
  */
 import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundledDependencies } from './test/support/dependency-bundle.js';
 const swc = [
   '@swc/jest',
   {
@@ -21,6 +24,9 @@ const timings = process.env.LEDGER_TEST_TIMINGS;
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
+    // Nest and Fastify bundled, as the server runs them: a test file loads a few modules instead of
+    // some 900 (see test/support/dependency-bundle.js).
+    ...(await bundledDependencies(dirname(fileURLToPath(import.meta.url)))),
     // The worker SDK's sources, not its build (packages/client/dist), so tests need no build.
     '^@operation-ledger/client$': '<rootDir>/packages/client/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

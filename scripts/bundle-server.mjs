@@ -16,29 +16,7 @@
 // - reflect-metadata, which the banner imports first in every output file;
 // - every package not installed (Nest's optional peers), which Nest requires inside try/catch.
 import { build } from 'esbuild';
-
-const external = [
-  '@electric-sql/pglite',
-  '@eventstore/db-client',
-  '@grpc/grpc-js',
-  '@opentelemetry/*',
-  'pg',
-  'pg-native',
-  'pino',
-  'pino-http',
-  'pino-pretty',
-  'swagger-ui-dist',
-  '@nestjs/microservices',
-  '@nestjs/microservices/*',
-  '@nestjs/websockets',
-  '@nestjs/websockets/*',
-  '@fastify/multipart',
-  '@fastify/view',
-  'class-transformer',
-  'class-transformer/*',
-  'class-validator',
-  'reflect-metadata',
-];
+import { SERVER_BUNDLE_BANNER, SERVER_BUNDLE_EXTERNALS } from './server-bundle-options.mjs';
 
 await build({
   // The embedded database's worker thread (pglite-thread.ts) loads its script from beside the
@@ -55,16 +33,7 @@ await build({
   target: 'node20',
   keepNames: true, // Nest names providers, modules and log contexts by their class names
   sourcemap: true,
-  external,
-  // Every output file first loads reflect-metadata (its global Reflect.metadata API must exist
-  // before any decorator runs; a shared chunk is evaluated before the entry's own imports), and
-  // CommonJS packages inside an ES-module bundle call require(): give them one.
-  banner: {
-    js: [
-      "import 'reflect-metadata';",
-      "import { createRequire as __ledgerRequire } from 'node:module';",
-      'const require = __ledgerRequire(import.meta.url);',
-    ].join(' '),
-  },
+  external: SERVER_BUNDLE_EXTERNALS,
+  banner: SERVER_BUNDLE_BANNER,
   logLevel: 'warning',
 });
