@@ -93,7 +93,9 @@ export async function createLedgerApp(
   app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
   if (config.auth === 'disabled') restrictToLoopback(app);
   app.use('/v1', storableQuery);
-  app.use('/v1/claims/batch', concurrentBodies(config.maxConcurrentBatches));
+  const batchSlots = concurrentBodies(config.maxConcurrentBatches);
+  app.use('/v1/claims/batch', batchSlots.take);
+  fastify.addHook('onSend', batchSlots.releaseOnAnswer); // a batch's slot lives until it is answered
   fastify.addHook('onRequest', (request, _reply, done) => {
     recordRouteTemplate(request); // after the middleware: what they refused stays `unmatched`
     done();
