@@ -84,7 +84,8 @@ export async function createLedgerApp(
   // Node's own answer to a request it cannot parse (431 for a request line or headers over the
   // limit, 400 otherwise) says `Connection: close`; Fastify's replacement does not, yet closes the
   // socket, so a keep-alive client sent its next request into it ('socket hang up', found by the
-  // every-route fuzz). Without a listener Node answers as it did under Express.
+  // every-route fuzz). Without a listener Node answers as it did under Express; limitSlowRequests
+  // adds one that answers as Node does, but its headers timeout (408) in problem+json.
   app.getHttpServer().removeAllListeners('clientError');
   limitSlowRequests(app.getHttpServer() as Server, config.requestTimeoutMs);
   app.use(requestObservability(options.logger)); // correlation, X-Request-Id, request log: first

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { answerClientErrors } from './client-errors.js';
 import { problem } from './problem.js';
 import { rawProblemResponse } from './raw-problem-response.js';
 
@@ -19,7 +20,7 @@ const arriving = new WeakMap<IncomingMessage, Arriving>();
 
 /**
  * Bounds how long one request may take to arrive (slowloris): its headers at most 10 s (Node's
- * `headersTimeout`), the whole request at most `requestTimeoutMs` — except an upload marked with
+ * `headersTimeout`, answered by {@link answerClientErrors}), the whole request at most `requestTimeoutMs` — except an upload marked with
  * {@link streamedUpload}, which may take as long as its bytes keep coming. A request past its
  * bound is answered 408 `request-timeout` (problem+json, `Connection: close`) and its connection
  * closed, as Node does (Node's own 408 has no body). Checked every second (at most
@@ -32,6 +33,7 @@ const arriving = new WeakMap<IncomingMessage, Arriving>();
 export function limitSlowRequests(server: Server, requestTimeoutMs: number): void {
   server.requestTimeout = 0;
   server.headersTimeout = Math.min(10_000, requestTimeoutMs);
+  answerClientErrors(server, server.headersTimeout); // its 408 in problem+json too
   const everyMs = Math.min(1000, requestTimeoutMs);
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = everyMs;
   const open = new Map<IncomingMessage, Arriving>();

@@ -72,3 +72,20 @@ it('batch clients that declare a body and never send it get 408 problem+json, an
   });
   expect(res.status).toBe(200);
 }, 30_000);
+
+it("a request whose headers never finish gets 408 problem+json too (Node's own answer had no body)", async () => {
+  const answer = parseAnswer(await rawExchange('GET /health/live HTTP/1.1\r\nHost: x\r\nX-Slow: a'));
+  expect(answer.status).toBe(408);
+  expect(answer.headers['content-type']).toBe('application/problem+json');
+  expect(answer.headers.connection).toBe('close');
+  expect(JSON.parse(answer.body)).toMatchObject({
+    status: 408,
+    code: 'request-timeout',
+    detail: `the request's headers did not arrive within ${TIMEOUT_MS} ms`,
+  });
+}, 30_000);
+
+it('a request Node cannot parse is still answered as Node does: 400 with Connection: close', async () => {
+  const answer = parseAnswer(await rawExchange('GARBAGE\r\n\r\n'));
+  expect(answer).toMatchObject({ status: 400, headers: { connection: 'close' } });
+}, 30_000);
