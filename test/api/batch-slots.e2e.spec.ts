@@ -17,9 +17,13 @@ const key = (subject: string) => ({ tenant: 'acme', source: 'shop', action: 'inv
 const batchOf = (subject: string) => JSON.stringify({ claims: [{ key: key(subject), payload: { n: 1 } }] });
 
 /** POSTs a one-claim batch and answers its status, or 'no answer' when none came within `ms`. */
-async function batchStatus(subject: string, ms: number): Promise<number | 'no answer'> {
+async function batchStatus(
+  subject: string,
+  ms: number,
+  path = '/v1/claims/batch',
+): Promise<number | 'no answer'> {
   try {
-    const res = await fetch(`${ledger.url}/v1/claims/batch`, {
+    const res = await fetch(`${ledger.url}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ledger.rootToken}`, 'content-type': 'application/json' },
       body: batchOf(subject),
@@ -79,6 +83,8 @@ it('a client that hangs up once its batch is sent keeps its slot until the batch
     while (reached < SLOTS) await new Promise((r) => setTimeout(r, 10));
     // Both batches are still being handled: a further one is refused, not read into memory.
     expect(await batchStatus('WHILE-HANDLED', 3000)).toBe(429);
+    // the route matches whatever the letter case or a trailing slash: so does its limit
+    expect(await batchStatus('WHILE-HANDLED', 3000, '/V1/Claims/BATCH/')).toBe(429);
     open();
     let after: number | 'no answer' = 429;
     for (let tries = 0; after === 429 && tries < 100; tries++) {
