@@ -84,7 +84,8 @@ export async function createLedgerApp(
   // Node's own answer to a request it cannot parse (431 for a request line or headers over the
   // limit, 400 otherwise) says `Connection: close`; Fastify's replacement does not, yet closes the
   // socket, so a keep-alive client sent its next request into it ('socket hang up', found by the
-  // every-route fuzz). Without a listener Node answers as it did under Express.
+  // every-route fuzz). Without a listener Node answers as it did under Express; limitSlowRequests
+  // adds one that answers as Node does, but its headers timeout (408) in problem+json.
   app.getHttpServer().removeAllListeners('clientError');
   limitSlowRequests(app.getHttpServer() as Server, config.requestTimeoutMs);
   app.use(requestObservability(options.logger)); // correlation, X-Request-Id, request log: first
@@ -93,7 +94,9 @@ export async function createLedgerApp(
   app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
   if (config.auth === 'disabled') restrictToLoopback(app);
   app.use('/v1', storableQuery);
-  app.use('/v1/claims/batch', concurrentBodies(config.maxConcurrentBatches));
+  const batchSlots = concurrentBodies(config.maxConcurrentBatches);
+  app.use('/v1/claims/batch', batchSlots.take);
+  fastify.addHook('onSend', batchSlots.releaseOnAnswer); // a batch's slot lives until it is answered
   fastify.addHook('onRequest', (request, _reply, done) => {
     recordRouteTemplate(request); // after the middleware: what they refused stays `unmatched`
     done();

@@ -39,6 +39,7 @@ export const PROBLEMS = {
   'not-awaiting-source': { status: 409, title: 'The reconciliation does not wait for source intents' },
   'backup-unsupported': { status: 409, title: "This ledger's store is backed up with its own tools" },
   'retention-expired': { status: 410, title: "The operation's record was compacted after its retention" },
+  'request-timeout': { status: 408, title: 'The request did not arrive in time' },
   'payload-too-large': { status: 413, title: 'The request or payload is too large' },
   'record-too-large': { status: 413, title: 'An upload record is too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },

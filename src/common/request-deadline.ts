@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-
-/** What Node sends itself when a request's time runs out (then it closes the connection). */
-const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
+import { answerClientErrors } from './client-errors.js';
+import { problem } from './problem.js';
+import { rawProblemResponse } from './raw-problem-response.js';
 
 /** A request whose body is still arriving. Times from `Date.now()`, ms. */
 interface Arriving {
@@ -20,9 +20,10 @@ const arriving = new WeakMap<IncomingMessage, Arriving>();
 
 /**
  * Bounds how long one request may take to arrive (slowloris): its headers at most 10 s (Node's
- * `headersTimeout`), the whole request at most `requestTimeoutMs` — except an upload marked with
+ * `headersTimeout`, answered by {@link answerClientErrors}), the whole request at most `requestTimeoutMs` — except an upload marked with
  * {@link streamedUpload}, which may take as long as its bytes keep coming. A request past its
- * bound is answered 408 and its connection closed, as Node does. Checked every second (at most
+ * bound is answered 408 `request-timeout` (problem+json, `Connection: close`) and its connection
+ * closed, as Node does (Node's own 408 has no body). Checked every second (at most
  * every `requestTimeoutMs`); a request whose body has fully arrived is no longer bounded (a slow
  * handler is not a slow client), nor are responses: live subscriptions stay open.
  *
@@ -32,6 +33,7 @@ const arriving = new WeakMap<IncomingMessage, Arriving>();
 export function limitSlowRequests(server: Server, requestTimeoutMs: number): void {
   server.requestTimeout = 0;
   server.headersTimeout = Math.min(10_000, requestTimeoutMs);
+  answerClientErrors(server, server.headersTimeout); // its 408 in problem+json too
   const everyMs = Math.min(1000, requestTimeoutMs);
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = everyMs;
   const open = new Map<IncomingMessage, Arriving>();
@@ -51,13 +53,23 @@ export function limitSlowRequests(server: Server, requestTimeoutMs: number): voi
         open.delete(req);
       } else if (overdue(req, entry, now, requestTimeoutMs)) {
         open.delete(req);
-        if (!entry.res.headersSent && req.socket.writable) req.socket.write(REQUEST_TIMEOUT_RESPONSE);
+        if (!entry.res.headersSent && req.socket.writable) {
+          req.socket.write(timeoutResponse(entry, requestTimeoutMs));
+        }
         req.socket.destroy();
       }
     }
   }, everyMs);
   sweep.unref();
   server.once('close', () => clearInterval(sweep));
+}
+
+/** The 408 `request-timeout` problem+json answer of a request past its bound. */
+function timeoutResponse(entry: Arriving, limitMs: number): string {
+  const detail = entry.streamed
+    ? `no byte of the upload arrived for ${limitMs} ms`
+    : `the request did not arrive within ${limitMs} ms`;
+  return rawProblemResponse(problem('request-timeout', 408, detail));
 }
 
 function overdue(req: IncomingMessage, entry: Arriving, now: number, limitMs: number): boolean {

@@ -200,6 +200,23 @@ describe('bodies', () => {
     });
   });
 
+  it('a body that is not valid UTF-8 is 400 invalid-json naming the byte offset, not decoded with U+FFFD', async () => {
+    const head = Buffer.from(`{"key":${JSON.stringify(key('UTF8-BAD'))},"payload":{"name":"caf`);
+    const body = Buffer.concat([head, Buffer.from([0xe9]), Buffer.from('"}}')]); // Latin-1 é
+    const res = await fetch(`${ledger.url}/v1/claims`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(await res.json()).toMatchObject({
+      code: 'invalid-json',
+      detail: `the body is not valid UTF-8: invalid byte at byte offset ${head.length}`,
+    });
+    expect((await ledger.client.claim(key('UTF8-BAD'), { name: 'café' })).status).toBe(201);
+  });
+
   it('numbers are kept exactly as sent; one a double cannot carry is refused, naming it', async () => {
     const ok = await send(
       'POST',
