@@ -30,7 +30,10 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 
 /**
  * Pages through `readAll` from `after` with `pageSize` until `expected` events were read or
- * `timeoutMs` passed (readAll may lag behind commits while any transaction of the cluster is open).
+ * `timeoutMs` passed (readAll may lag behind commits while a transaction that could still write
+ * below them is open: on PostgreSQL, one of this database, or of another that ended between the
+ * reader's snapshot and its look at the server's activity). Throws if a page holds more than
+ * `pageSize` events.
  */
 export async function readAllUntil(
   store: EventStore,
@@ -44,6 +47,8 @@ export async function readAllUntil(
   const deadline = Date.now() + timeoutMs;
   while (read.length < expected && Date.now() < deadline) {
     const page = await store.readAll(checkpoint, pageSize);
+    if (page.length > pageSize)
+      throw new Error(`readAll answered ${page.length} events for limit ${pageSize}`);
     if (page.length === 0) {
       await sleep(10);
       continue;
@@ -52,6 +57,21 @@ export async function readAllUntil(
     checkpoint = page[page.length - 1]!.globalPosition;
   }
   return read;
+}
+
+/** `readAll(after, limit)`, asked again while it answers nothing (for up to `timeoutMs`; see {@link readAllUntil}). */
+export async function readAllPage(
+  store: EventStore,
+  after: bigint,
+  limit: number,
+  timeoutMs = 5000,
+): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const page = await store.readAll(after, limit);
+    if (page.length > 0 || Date.now() >= deadline) return page;
+    await sleep(10);
+  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
