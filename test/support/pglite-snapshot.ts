@@ -1,24 +1,30 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { PgliteExecutor } from '../../src/event-store/postgres/pglite-executor.js';
 import { pgliteStartParams } from '../../src/event-store/postgres/pglite-start-params.js';
+import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
+import { installLedgerSchemas } from '../../src/ledger-schemas.js';
 
 /**
  * A freshly initialised, EMPTY PGlite cluster as a data-directory dump (PGlite `dumpDataDir`,
  * uncompressed tar), for `new PGlite({ loadDataDir })`. Every in-memory PGlite of the tests runs
- * initdb first (2–3 CPU-s in WebAssembly); restoring this dump instead costs about 0.5 CPU-s. The
- * dump holds only what initdb makes — no ledger schema: stores and apps still apply every migration
- * themselves, so migrations stay under test.
+ * initdb first (2–3 CPU-s in WebAssembly); restoring this dump instead costs about 0.35 CPU-s. The
+ * dump holds what initdb makes minus the databases `template0` and `template1` (dropped: no test
+ * creates a database in PGlite, and their 600 files were a fifth of every restore's CPU) — no
+ * ledger schema: stores, apps and migration tests applying migrations to it run every one of them.
+ * {@link pgliteMigratedSnapshot} is the same cluster with the ledger's schemas installed.
  *
  * Built once per PGlite version and kept in `node_modules/.cache/operation-ledger-tests/` (worker
  * processes racing to build it each write a temporary file and rename it into place, so readers
  * never see a partial file). Delete that directory to rebuild it. Memoised per test file.
  *
- * The Blob hands every PGlite of this process the SAME bytes, without a copy: the dump is 40 MB (a
+ * The Blob hands every PGlite of this process the SAME bytes, without a copy: the dump is 25 MB (a
  * 16 MB WAL segment among it), and Node's `Blob` costs about 0.2 CPU-s to make and 0.3 CPU-s per
- * `arrayBuffer()` at that size — a third of a PGlite start. PGlite's `loadDataDir` only reads them
+ * `arrayBuffer()` at 40 MB — a third of a PGlite start. PGlite's `loadDataDir` only reads them
  * (its untar copies each file out). For a PGlite in a worker thread, which takes ownership of the
  * bytes (`PgliteThread` transfers them), use {@link pgliteSnapshotToTransfer}.
  */
@@ -29,6 +35,31 @@ export async function pgliteSnapshot(): Promise<Blob> {
 /** {@link pgliteSnapshot} as a Blob of its own (a copy), for a receiver that takes the bytes. */
 export async function pgliteSnapshotToTransfer(): Promise<Blob> {
   return new Blob([await snapshotBytes()]);
+}
+
+/**
+ * {@link pgliteSnapshot} with every ledger schema installed (`installLedgerSchemas`, as the build's
+ * initdb template holds them), for the in-memory ledgers of `startTestLedger`: their start then
+ * finds every migration recorded instead of applying them (≈ 0.15 CPU-s per start). Kept per
+ * PGlite version and per {@link schemaKey}, so a changed or added migration gets a new dump.
+ * Migrations themselves stay under test where a store or app starts on {@link pgliteSnapshot}, a
+ * data directory or PostgreSQL, and in test/event-store/schema-upgrade.int.spec.ts.
+ */
+export async function pgliteMigratedSnapshot(): Promise<Blob> {
+  migrated ??= (async () =>
+    cachedDump(`migrated-${await schemaKey()}`, async () => {
+      const db = new PGlite({ loadDataDir: await pgliteSnapshot(), startParams: pgliteStartParams() });
+      try {
+        await installLedgerSchemas(new PgliteExecutor(db));
+        return await dumpCheckpointed(db);
+      } finally {
+        await db.close();
+      }
+    }))().catch((error: unknown) => {
+    migrated = undefined;
+    throw error;
+  });
+  return new SharedBytes(await migrated);
 }
 
 /** A new in-memory PGlite restored from {@link pgliteSnapshot}, ready for queries. */
@@ -54,11 +85,34 @@ class SharedBytes extends Blob {
 
 /** The dump's bytes, read (or built) once per test file. */
 function snapshotBytes(): Promise<ArrayBuffer> {
-  snapshot ??= loadOrBuild().catch((error: unknown) => {
+  snapshot ??= cachedDump('initdb-no-templates', async () => {
+    const db = new PGlite({ startParams: pgliteStartParams() });
+    try {
+      await db.waitReady;
+      // one at a time: DROP DATABASE refuses to run in a multi-statement script's transaction
+      for (const statement of DROP_TEMPLATE_DATABASES) await db.exec(statement);
+      return await dumpCheckpointed(db);
+    } finally {
+      await db.close();
+    }
+  }).catch((error: unknown) => {
     snapshot = undefined;
     throw error;
   });
   return snapshot;
+}
+
+const DROP_TEMPLATE_DATABASES = [
+  'alter database template0 is_template false',
+  'drop database template0',
+  'alter database template1 is_template false',
+  'drop database template1',
+];
+
+/** `db`'s data directory as a dump, after a checkpoint (a restore then replays no WAL). */
+async function dumpCheckpointed(db: PGlite): Promise<ArrayBuffer> {
+  await db.exec('checkpoint');
+  return (await db.dumpDataDir('none')).arrayBuffer();
 }
 
 /**
@@ -74,37 +128,58 @@ export async function seedPgliteDataDir(dataDir: string): Promise<void> {
 }
 
 let snapshot: Promise<ArrayBuffer> | undefined;
+let migrated: Promise<ArrayBuffer> | undefined;
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Where the dump of this PGlite version is kept. */
-async function snapshotFile(): Promise<string> {
+/** Where the dump named `kind` of this PGlite version is kept. */
+async function dumpFile(kind: string): Promise<string> {
   const manifest = await readFile(
     join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json'),
     'utf8',
   );
   const { version } = JSON.parse(manifest) as { version: string };
-  return join(ROOT, 'node_modules', '.cache', 'operation-ledger-tests', `pglite-${version}-initdb.tar`);
+  return join(ROOT, 'node_modules', '.cache', 'operation-ledger-tests', `pglite-${version}-${kind}.tar`);
 }
 
-async function loadOrBuild(): Promise<ArrayBuffer> {
-  const file = await snapshotFile();
+async function snapshotFile(): Promise<string> {
+  return dumpFile('initdb-no-templates');
+}
+
+/** The dump `kind` from its file, or `build()` written there first (a temporary file renamed into place). */
+async function cachedDump(kind: string, build: () => Promise<ArrayBuffer>): Promise<ArrayBuffer> {
+  const file = await dumpFile(kind);
   const cached = await readFile(file).catch(() => undefined);
   if (cached) return ownBuffer(cached);
-  const db = new PGlite();
-  let dump: Blob;
-  try {
-    await db.waitReady;
-    dump = await db.dumpDataDir('none');
-  } finally {
-    await db.close();
-  }
+  const bytes = await build();
   await mkdir(dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.${Date.now()}`;
-  const bytes = await dump.arrayBuffer();
   await writeFile(partial, Buffer.from(bytes));
   await rename(partial, file);
   return bytes;
+}
+
+/**
+ * A digest of every migration `installLedgerSchemas` would apply to an empty database (versions,
+ * names and SQL, in order), taken by running it against an executor that records instead of
+ * executing: the migrated dump's name, so it is rebuilt whenever a migration changes.
+ */
+async function schemaKey(): Promise<string> {
+  const hash = createHash('sha256');
+  const recorder: SqlExecutor = {
+    query: (sql, params) => {
+      hash.update(`${sql}\0${JSON.stringify(params ?? [])}\0`);
+      return Promise.resolve({ rows: [] });
+    },
+    queryPrepared: (_name, sql, params) => recorder.query(sql, params),
+    exec: (script) => {
+      hash.update(`${script}\0`);
+      return Promise.resolve();
+    },
+    transaction: (fn) => fn(recorder),
+  };
+  await installLedgerSchemas(recorder);
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** `buffer`'s bytes as an ArrayBuffer of their own (readFile's usually is: then no copy). */

@@ -17,7 +17,7 @@ import { PgliteExecutor } from '../../src/event-store/postgres/pglite-executor.j
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
 import { FakeClock } from './fake-clock.js';
 import { LedgerClient } from './http-client.js';
-import { newPglite, pgliteSnapshot, pgliteSnapshotToTransfer } from './pglite-snapshot.js';
+import { newPglite, pgliteMigratedSnapshot, pgliteSnapshotToTransfer } from './pglite-snapshot.js';
 import { createTestDatabase } from './postgres-test-db.js';
 import { doubleForTestLedger, testLedgerStore } from './eventstoredb-double/test-ledger-on-double.js';
 
@@ -53,7 +53,9 @@ export interface TestLedger {
  * created and `client` sends it. Per-key rate limiting is off unless `overrides.rateLimitPerKey`
  * sets it (load tests would otherwise trip it). Background jobs (sweeper, retention) are off
  * unless `overrides` sets their intervals. A new PGlite database starts from a dump of a freshly
- * initialised cluster (./pglite-snapshot.ts) instead of running initdb; migrations still run.
+ * initialised cluster (./pglite-snapshot.ts) instead of running initdb — in memory, one with the
+ * ledger's schemas installed (the build's initdb template holds them too); on a data directory,
+ * migrations run as at a server's first start.
  */
 export async function startTestLedger(
   store: StoreKind = 'pglite',
@@ -136,15 +138,16 @@ export async function startTestLedger(
 
 /**
  * The configured store; a PGlite one that is new (in memory, or a data directory without a
- * database yet) is restored from {@link pgliteSnapshot} instead of running initdb.
+ * database yet) is restored from a dump (./pglite-snapshot.ts) instead of running initdb.
  */
 async function openTestStore(config: LedgerConfig): Promise<EventStore> {
   if (config.store !== 'pglite') return openEventStore(config);
   const isNew = config.dataDir.startsWith('memory://') || !existsSync(join(config.dataDir, 'PG_VERSION'));
   if (!isNew) return openEventStore(config);
-  // PGlite on a data directory runs in a worker thread, which takes the dump's bytes
+  // In memory: the cluster with the schemas installed. PGlite on a data directory runs in a worker
+  // thread, which takes the dump's bytes; it starts as a new server's first start does (migrations).
   const loadDataDir = config.dataDir.startsWith('memory://')
-    ? await pgliteSnapshot()
+    ? await pgliteMigratedSnapshot()
     : await pgliteSnapshotToTransfer();
   return PgliteEventStore.open({ dataDir: config.dataDir, loadDataDir });
 }
