@@ -32,7 +32,10 @@ const common = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: { '^.+\\.ts$': swc },
-  testEnvironment: timings ? '<rootDir>/test/support/timing/timed-environment.js' : 'node',
+  // Jest's node environment with a cache shared by the files of a worker (test/support/ledger-environment.js).
+  testEnvironment: timings
+    ? '<rootDir>/test/support/timing/timed-environment.js'
+    : '<rootDir>/test/support/ledger-environment.js',
 };
 export default {
   // Hooks start real ledgers and databases; on a loaded 2-core machine 5 s is too little.

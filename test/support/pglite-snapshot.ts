@@ -20,7 +20,8 @@ import { installLedgerSchemas } from '../../src/ledger-schemas.js';
  *
  * Built once per PGlite version and kept in `node_modules/.cache/operation-ledger-tests/` (worker
  * processes racing to build it each write a temporary file and rename it into place, so readers
- * never see a partial file). Delete that directory to rebuild it. Memoised per test file.
+ * never see a partial file). Delete that directory to rebuild it. Read once per Jest worker process
+ * (test/support/ledger-environment.js).
  *
  * The Blob hands every PGlite of this process the SAME bytes, without a copy: the dump is 25 MB (a
  * 16 MB WAL segment among it), and Node's `Blob` costs about 0.2 CPU-s to make and 0.3 CPU-s per
@@ -46,20 +47,21 @@ export async function pgliteSnapshotToTransfer(): Promise<Blob> {
  * data directory or PostgreSQL, and in test/event-store/schema-upgrade.int.spec.ts.
  */
 export async function pgliteMigratedSnapshot(): Promise<Blob> {
-  migrated ??= (async () =>
-    cachedDump(`migrated-${await schemaKey()}`, async () => {
-      const db = new PGlite({ loadDataDir: await pgliteSnapshot(), startParams: pgliteStartParams() });
-      try {
-        await installLedgerSchemas(new PgliteExecutor(db));
-        return await dumpCheckpointed(db);
-      } finally {
-        await db.close();
-      }
-    }))().catch((error: unknown) => {
-    migrated = undefined;
-    throw error;
-  });
-  return new SharedBytes(await migrated);
+  schema ??= schemaKey();
+  const key = `migrated-${await schema}`;
+  return new SharedBytes(
+    await perWorker(key, () =>
+      cachedDump(key, async () => {
+        const db = new PGlite({ loadDataDir: await pgliteSnapshot(), startParams: pgliteStartParams() });
+        try {
+          await installLedgerSchemas(new PgliteExecutor(db));
+          return await dumpCheckpointed(db);
+        } finally {
+          await db.close();
+        }
+      }),
+    ),
+  );
 }
 
 /** A new in-memory PGlite restored from {@link pgliteSnapshot}, ready for queries. */
@@ -83,23 +85,40 @@ class SharedBytes extends Blob {
   }
 }
 
-/** The dump's bytes, read (or built) once per test file. */
+/** The dump's bytes, read (or built) once per worker process. */
 function snapshotBytes(): Promise<ArrayBuffer> {
-  snapshot ??= cachedDump('initdb-no-templates', async () => {
-    const db = new PGlite({ startParams: pgliteStartParams() });
-    try {
-      await db.waitReady;
-      // one at a time: DROP DATABASE refuses to run in a multi-statement script's transaction
-      for (const statement of DROP_TEMPLATE_DATABASES) await db.exec(statement);
-      return await dumpCheckpointed(db);
-    } finally {
-      await db.close();
-    }
-  }).catch((error: unknown) => {
-    snapshot = undefined;
-    throw error;
-  });
-  return snapshot;
+  return perWorker('initdb-no-templates', () =>
+    cachedDump('initdb-no-templates', async () => {
+      const db = new PGlite({ startParams: pgliteStartParams() });
+      try {
+        await db.waitReady;
+        // one at a time: DROP DATABASE refuses to run in a multi-statement script's transaction
+        for (const statement of DROP_TEMPLATE_DATABASES) await db.exec(statement);
+        return await dumpCheckpointed(db);
+      } finally {
+        await db.close();
+      }
+    }),
+  );
+}
+
+/**
+ * The worker-wide cache of test/support/ledger-environment.js (a Map of this file's own outside
+ * that environment): `make()` runs once per worker and key; a failure is not kept.
+ */
+function perWorker(key: string, make: () => Promise<ArrayBuffer>): Promise<ArrayBuffer> {
+  const cache = ((globalThis as { __ledgerWorkerCache?: Map<string, unknown> }).__ledgerWorkerCache ??=
+    new Map()) as Map<string, Promise<ArrayBuffer>>;
+  const entry = `pglite-dump:${key}`;
+  let bytes = cache.get(entry);
+  if (!bytes) {
+    bytes = make().catch((error: unknown) => {
+      cache.delete(entry);
+      throw error;
+    });
+    cache.set(entry, bytes);
+  }
+  return bytes;
 }
 
 const DROP_TEMPLATE_DATABASES = [
@@ -127,8 +146,8 @@ export async function seedPgliteDataDir(dataDir: string): Promise<void> {
   execFileSync('tar', ['-xf', await snapshotFile(), '-C', dataDir]);
 }
 
-let snapshot: Promise<ArrayBuffer> | undefined;
-let migrated: Promise<ArrayBuffer> | undefined;
+/** {@link schemaKey}, once per test file. */
+let schema: Promise<string> | undefined;
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

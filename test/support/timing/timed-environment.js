@@ -1,5 +1,5 @@
 /**
- * Jest's node environment, plus one JSON line per test file with the file's wall time and the CPU
+ * The tests' environment (../ledger-environment.js), plus one JSON line per test file with the file's wall time and the CPU
  * time of the jest worker while it ran (user + system, s), of child processes the file waited for
  * (servers it spawned and stopped), and the worker's garbage-collection pauses (`gcS`); then what
  * the worker still holds afterwards: memory (`rssMB`, `heapMB`, `vszGB`), live handles and process
@@ -11,7 +11,7 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { TestEnvironment } from 'jest-environment-node';
+import LedgerEnvironment from '../ledger-environment.js';
 
 /** Milliseconds of garbage collection pauses in this worker so far (all test files). */
 let gcMs = 0;
@@ -57,7 +57,7 @@ function cpuSeconds() {
   }
 }
 
-export default class TimedEnvironment extends TestEnvironment {
+export default class TimedEnvironment extends LedgerEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = context.testPath;
