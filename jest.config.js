@@ -54,6 +54,8 @@ export default {
   // their CPU alone. A worker whose heap passed this after a file is replaced by a fresh one (its
   // first file costs 3–4 CPU-s more). See `npm run test:timings` (gc s, heap MB).
   workerIdleMemoryLimit: '300MB',
+  // Longest files first also on a fresh clone, from committed estimates (test/support/timing/sequencer.js).
+  testSequencer: '<rootDir>/test/support/timing/sequencer.js',
   reporters: timings ? ['default', '<rootDir>/test/support/timing/timing-reporter.js'] : ['default'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{src,test,packages/*/test}/**/*.unit.spec.ts'] },

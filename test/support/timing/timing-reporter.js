@@ -3,7 +3,8 @@
  * appended to LEDGER_TEST_TIMINGS and prints every file's CPU, wall and GC-pause seconds and the
  * worker's heap after it (most CPU first), the sums, how many worker processes ran them, the
  * run's wall time and the load average at start and end (`os.loadavg()`): on a shared machine the
- * sum of CPU seconds is steadier than the wall time.
+ * sum of CPU seconds is steadier than the wall time. Also writes every file's wall seconds as
+ * `<name>.expected-wall-s.json`, the form ./sequencer.js reads.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -50,6 +51,16 @@ export default class TimingReporter {
       `run wall ${wall} s; load average (1/5/15 min) at start ${this.loadAtStart}, at end ${load()}`,
     ].join('\n');
     writeFileSync(this.file.replace(/(\.jsonl)?$/, '.txt'), `${out}\n`);
+    // The estimates ./sequencer.js orders a fresh checkout's files by (copy over expected-wall-s.json).
+    const expected = Object.fromEntries(
+      [...rows]
+        .sort((a, b) => b.wallS - a.wallS)
+        .map((r) => [relative(this.rootDir, r.file), Math.round(r.wallS * 10) / 10]),
+    );
+    writeFileSync(
+      this.file.replace(/(\.jsonl)?$/, '.expected-wall-s.json'),
+      `${JSON.stringify(expected, null, 1)}\n`,
+    );
     process.stderr.write(`\n${out}\n`);
   }
 }
