@@ -11,9 +11,28 @@ export interface FieldError {
 }
 
 /**
+ * class-validator's checks of a value's JSON type. When one of them fails, the field's other
+ * checks (ranges, lengths, nested validation) say nothing useful: `"leaseMs":"30000"` was
+ * answered "must not be greater than 3600000; must not be less than 1000; must be an integer".
+ */
+const TYPE_CONSTRAINTS = new Set(['isInt', 'isNumber', 'isString', 'isBoolean', 'isObject', 'isArray']);
+
+/** What a value is, in JSON's words, for a message: `the string "30000"`, `a number`, `null`. */
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+/**
  * Flattens class-validator errors into `{field, message}` pairs with dotted paths
  * (`key.subject`, `claims.3.leaseMs`). A required field that is absent gets one message,
- * `<name> is required`, instead of one per constraint it then fails.
+ * `<name> is required`, instead of one per constraint it then fails; a field of the wrong JSON
+ * type gets only its type check's message, saying what was sent (`leaseMs must be an integer
+ * number, not the string "30000"`; `key must be an object, not a string`).
  */
 export function flattenValidationErrors(errors: ValidationError[], prefix = ''): FieldError[] {
   const out: FieldError[] = [];
@@ -24,7 +43,20 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
       out.push({ field, message: `${e.property} is required` });
       continue;
     }
-    for (const message of Object.values(e.constraints ?? {})) out.push({ field, message });
+    const constraints = Object.entries(e.constraints ?? {});
+    const typeChecks = constraints.filter(([name]) => TYPE_CONSTRAINTS.has(name));
+    if (typeChecks.length > 0) {
+      // a key sent as a string is not echoed whole: "not a string" says enough
+      const sent = (name: string) =>
+        name === 'isObject' && typeof e.value === 'string' ? 'a string' : jsonTypeOf(e.value);
+      for (const [name, message] of typeChecks) {
+        // `each` checks are about the items of an array, not the array
+        const each = message.startsWith('each value in');
+        out.push({ field, message: each ? message : `${message}, not ${sent(name)}` });
+      }
+      continue;
+    }
+    for (const [, message] of constraints) out.push({ field, message });
     if (e.children?.length) out.push(...flattenValidationErrors(e.children, field));
   }
   return out;

@@ -84,6 +84,30 @@ describe('fencingToken given as a string', () => {
   });
 });
 
+describe('a value of the wrong JSON type: one message per field, naming what was sent', () => {
+  // A new user's `"leaseMs":"30000"` was answered "must not be greater than 3600000; must not be
+  // less than 1000; must be an integer number" — the range checks of a string contradict each other.
+  it('leaseMs as a string', async () => {
+    const res = await ledger.client.post('/v1/claims', { key: key('WT-1'), payload: {}, leaseMs: '30000' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      { field: 'leaseMs', message: expect.stringContaining('not the string "30000"') },
+    ]);
+  });
+
+  it('the key as a string', async () => {
+    const res = await ledger.client.post('/v1/claims', { key: 'acme/shop/invoice.create/WT-2', payload: {} });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ field: 'key', message: expect.stringContaining('not a string') }]);
+  });
+
+  it('a number out of range still names its bound', async () => {
+    const res = await ledger.client.post('/v1/claims', { key: key('WT-3'), payload: {}, leaseMs: 10 });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ field: 'leaseMs', message: 'leaseMs must not be less than 1000' }]);
+  });
+});
+
 describe('409 in-progress', () => {
   it('asks again after at most 5 s (header and retryAfterMs agree) and gives the lease end', async () => {
     const first = await ledger.client.claim(key('IP-1'), { a: 1 }, { leaseMs: 60_000 });
