@@ -3,6 +3,7 @@
 // another realm is still a network error (item 7). Scripted ledger behind an injected fetch.
 import { runInNewContext } from 'node:vm';
 import {
+  JobFailedError,
   LeaseLostError,
   LedgerClient,
   LedgerUnavailableError,
@@ -131,5 +132,40 @@ describe('a fetch error from another realm is a network error', () => {
       retry: { attempts: 2, baseDelayMs: 1 },
     });
     await expect(sdk.transport.request('GET', '/v1/x')).rejects.toBeInstanceOf(LedgerUnavailableError);
+  });
+});
+
+describe('a job that returns something other than { destinationRef?, outputs? }', () => {
+  // A new user's JavaScript job returned the invoice id as a string: the operation was confirmed
+  // with no reference and nothing said so. The effect happened, so the outcome is reported unknown
+  // (never a retryable failure, which would let a re-run create a second invoice), with the reason.
+  const client = (fake: FakeLedger) =>
+    new LedgerClient({ baseUrl: 'http://ledger.test', fetch: fake.fetch, shortcuts: false });
+
+  it.each([
+    ['a string', 'INV-1'],
+    ['an array', ['INV-1']],
+    ['an object without destinationRef or outputs', { invoiceId: 'INV-1' }],
+    ['a destinationRef that is not a string', { destinationRef: 42 }],
+  ])('%s: reported unknown with the expected shape, not confirmed', async (_what, returned) => {
+    const fake = new FakeLedger();
+    const run = client(fake).runOnce(key, {}, (async () => returned) as never);
+    await expect(run).rejects.toBeInstanceOf(JobFailedError);
+    await expect(run).rejects.toMatchObject({ recorded: 'unknown' });
+    expect(fake.sent('/confirm')).toHaveLength(0);
+    const [report] = fake.sent('/unknown');
+    expect(report?.body).toMatchObject({ reason: expect.stringContaining('destinationRef') });
+  });
+
+  it.each([
+    ['nothing', undefined],
+    ['an empty object', {}],
+    ['the two fields and more', { destinationRef: 'INV-2', outputs: { n: 1 }, extra: true }],
+  ])('%s: confirmed as before', async (_what, returned) => {
+    const fake = new FakeLedger();
+    const r = await client(fake).runOnce(key, {}, (async () => returned) as never);
+    expect(r).toMatchObject({ status: 'executed' });
+    expect(fake.sent('/confirm')).toHaveLength(1);
+    expect(fake.sent('/unknown')).toHaveLength(0);
   });
 });

@@ -10,7 +10,8 @@ import { refusesField, type LedgerApi } from '../http/worker-api.js';
 import type { AcquiredClaim, Json, OperationKey } from '../types.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { OperationContext } from './operation-context.js';
-import { reportFor, type JobReport } from './outcome-mapping.js';
+import { jobResultProblem } from './job-result.js';
+import { REPORT_LIMITS, reportFor, reportable, type JobReport } from './outcome-mapping.js';
 import {
   DEFAULT_LEASE_MS,
   type Job,
@@ -29,7 +30,8 @@ const CONFIRM_ROUNDS = 3;
  * {@link reportFor}. The lease is renewed meanwhile; `op.signal` aborts when it is lost —
  * refused, or no renewal succeeded for `leaseMs` since the last one or since `claimSentAt` (local
  * epoch ms, taken before the claim request was sent).
- * @throws JobFailedError when the job threw; LeaseLostError / DuplicateEffectError when the
+ * @throws JobFailedError when the job threw, or returned something other than a {@link JobResult}
+ *   (reported unknown, see `jobResultProblem`); LeaseLostError / DuplicateEffectError when the
  *   ledger refused the confirm (not when the operation is confirmed with this job's reference:
  *   see {@link recordedAnyway}); LedgerUnavailableError when the confirm could not be delivered.
  */
@@ -79,6 +81,13 @@ export async function executeJob(
       throw await recordFailure(api, op, error, options);
     }
     op.close();
+    const problem = jobResultProblem(result);
+    if (problem !== undefined) {
+      // The job ran to its end, so its effect may well exist: unknown, for an operator to resolve
+      // (a retryable failure would let a re-run make it twice).
+      const report: JobReport = { kind: 'unknown', reason: reportable(problem, REPORT_LIMITS.text) };
+      throw await recordFailure(api, op, new TypeError(problem), options, report);
+    }
     const returned = result ?? {};
     try {
       return await confirm(api, shortcuts, op, returned);
@@ -171,23 +180,29 @@ function executed(op: OperationContext, result: JobResult): RunResult {
   };
 }
 
-/** Records a failed job per the mapping and returns the JobFailedError to throw. */
+/**
+ * Records a failed job per the mapping (or `decided`, a report chosen by the caller) and returns
+ * the JobFailedError to throw.
+ */
 async function recordFailure(
   api: LedgerApi,
   op: OperationContext,
   error: unknown,
   options: RunOptions,
+  decided?: JobReport,
 ): Promise<JobFailedError> {
   let reportError: unknown;
   // A step that finished before the error did complete: record it (a re-run then skips it).
   await op.flush().catch((err: unknown) => (reportError = err));
   const cancelled = options.signal?.aborted === true;
-  const report = reportFor({
-    error,
-    startedSteps: op.startedSteps.length,
-    cancelled,
-    classifyError: options.classifyError,
-  });
+  const report =
+    decided ??
+    reportFor({
+      error,
+      startedSteps: op.startedSteps.length,
+      cancelled,
+      classifyError: options.classifyError,
+    });
   let recorded: RecordedOutcome;
   try {
     recorded = await send(api, op, report);
