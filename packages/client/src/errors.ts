@@ -118,10 +118,19 @@ export class LedgerUnavailableError extends Error {
   /** Requests sent, the first included. */
   readonly attempts: number;
   readonly request: string;
-  constructor(request: string, attempts: number, status: number | null, cause: unknown) {
-    super(`${request}: ledger unavailable after ${attempts} attempt(s) (${describe(status, cause)})`, {
-      cause,
-    });
+  /**
+   * @param request `METHOD /path`; @param attempts requests sent; @param status the last answer's
+   * status, null for a network error; @param cause the last error; @param at the ledger's base
+   * URL the requests went to, named in the message.
+   */
+  constructor(request: string, attempts: number, status: number | null, cause: unknown, at?: string) {
+    const where = at ? ` at ${at}` : '';
+    super(
+      `${request}: ledger${where} unavailable after ${attempts} attempt(s) (${describe(status, cause)})`,
+      {
+        cause,
+      },
+    );
     this.request = request;
     this.attempts = attempts;
     this.status = status;
@@ -204,5 +213,7 @@ function errorMessage(e: unknown): string {
 
 function describe(status: number | null, cause: unknown): string {
   if (status !== null) return `last answer ${status}`;
-  return errorMessage(cause);
+  // fetch's "fetch failed" carries the network error (ECONNREFUSED, ENOTFOUND…) as its cause
+  const code = (cause as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' ? `${errorMessage(cause)}: ${code}` : errorMessage(cause);
 }

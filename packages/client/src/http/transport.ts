@@ -69,6 +69,10 @@ export class Transport {
   constructor(options: TransportOptions) {
     if (!/^https?:\/\//.test(options.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    if (/\/v1$/.test(this.baseUrl))
+      throw new TypeError(
+        `baseUrl is the ledger's root, without /v1 (e.g. ${this.baseUrl.slice(0, -3)}): the SDK adds /v1 to every path`,
+      );
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retry = retryPolicy(options.retry);
@@ -149,7 +153,7 @@ export class Transport {
         lastError = err;
       }
       if (attempt >= this.retry.attempts)
-        throw new LedgerUnavailableError(label, attempt, lastStatus, lastError);
+        throw new LedgerUnavailableError(label, attempt, lastStatus, lastError, this.baseUrl);
       await sleep(retryDelayMs(this.retry, attempt, retryAfter), options.signal);
     }
   }
