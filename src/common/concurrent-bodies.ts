@@ -30,7 +30,8 @@ export interface ConcurrentBodies {
  * when its connection closes before the whole body arrived (no handler can run on it then). A
  * client that hangs up once its body is sent does not free it: the body is still parsed and
  * handled, and the slot is freed when that ends (12 clients aborting 12 MB batches grew the
- * server to 1.16 GB when the hang-up freed it).
+ * server to 1.16 GB when the hang-up freed it). A request whose connection closed before `take`
+ * ran (during the key lookup) takes no slot: no event would free it.
  */
 export function concurrentBodies(limit: number): ConcurrentBodies {
   let inFlight = 0;
@@ -43,6 +44,9 @@ export function concurrentBodies(limit: number): ConcurrentBodies {
   };
   return {
     take: (req, res, next) => {
+      // The connection closed before this ran (the key lookup before it is asynchronous): 'close'
+      // has been emitted already and would never free a slot taken now. Nothing is held for it.
+      if (res.destroyed || req.destroyed || req.socket?.destroyed) return next();
       if (inFlight >= limit) {
         return next(
           new ProblemException(

@@ -4,6 +4,7 @@
 // the handler (its body never came, or was refused) must not keep one.
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { jest } from '@jest/globals';
+import { ApiKeyService } from '../../src/auth/api-key.service.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 
 const SLOTS = 2;
@@ -112,4 +113,27 @@ it('requests that never reach the handler free their slots: aborted mid-body, in
   }
   await closed;
   expect(await batchStatus('AFTER-REFUSED', 5000)).toBe(200);
+});
+
+it('a client that hangs up while its key is being looked up frees its slot (a breaker leaked every slot so)', async () => {
+  // The key lookup (a database read when the key is not cached) ends after the connection closed:
+  // the slot was taken for a response that had already closed, and never freed.
+  const keys = ledger.app.get(ApiKeyService);
+  const authenticate = keys.authenticate.bind(keys);
+  const slowLookup = jest.spyOn(keys, 'authenticate').mockImplementation(async (token) => {
+    await new Promise((r) => setTimeout(r, 300));
+    return authenticate(token);
+  });
+  try {
+    const closed = serverSeesClosed(SLOTS * 2);
+    for (let i = 0; i < SLOTS; i++) {
+      sendAndHangUp('{"claims":[', { authorization: `Bearer ${ledger.rootToken}` }, 1024 * 1024);
+      sendAndHangUp(batchOf(`LOOKUP-${i}`), { authorization: `Bearer ${ledger.rootToken}` });
+    }
+    await closed;
+    await new Promise((r) => setTimeout(r, 500)); // the lookups end after the hang-ups
+  } finally {
+    slowLookup.mockRestore();
+  }
+  expect(await batchStatus('AFTER-LOOKUP', 5000)).toBe(200);
 });
