@@ -25,7 +25,9 @@ const arriving = new WeakMap<IncomingMessage, Arriving>();
  * bound is answered 408 `request-timeout` (problem+json, `Connection: close`) and its connection
  * closed, as Node does (Node's own 408 has no body). Checked every second (at most
  * every `requestTimeoutMs`); a request whose body has fully arrived is no longer bounded (a slow
- * handler is not a slow client), nor are responses: live subscriptions stay open.
+ * handler is not a slow client), nor are responses: live subscriptions stay open. A request
+ * answered before its body arrived (a 401 before the body is read) stays bounded: past its bound
+ * its connection is closed (its answer was sent, so no 408).
  *
  * Node's own `requestTimeout` cannot spare one request (it is one value per server, README
  * "Configuration" `LEDGER_REQUEST_TIMEOUT_MS`), so it is turned off and this takes its place.
@@ -42,9 +44,9 @@ export function limitSlowRequests(server: Server, requestTimeoutMs: number): voi
     const entry: Arriving = { res, since: now, streamed: false, lastProgress: now, bytesRead: 0 };
     open.set(req, entry);
     arriving.set(req, entry);
-    const done = () => open.delete(req);
-    res.once('finish', done);
-    res.once('close', done);
+    // Not forgotten when answered: a request refused before its body came (401, 413, 429) keeps
+    // its connection while the body still arrives, and a client trickling it would hold that
+    // connection for ever. The sweep forgets a request once its body is whole or its socket gone.
   });
   const sweep = setInterval(() => {
     const now = Date.now();

@@ -89,3 +89,30 @@ it('a request Node cannot parse is still answered as Node does: 400 with Connect
   const answer = parseAnswer(await rawExchange('GARBAGE\r\n\r\n'));
   expect(answer).toMatchObject({ status: 400, headers: { connection: 'close' } });
 }, 30_000);
+
+it('a request answered before its body came (401) is still cut once its body takes too long', async () => {
+  // A breaker held 50 connections open indefinitely without a key: each got its 401 at once,
+  // then sent one byte of its declared 1 MB body every few seconds.
+  const socket = connect(Number(new URL(ledger.url).port), '127.0.0.1');
+  socket.on('error', () => undefined);
+  let answer = '';
+  socket.on('data', (d) => (answer += d.toString('latin1')));
+  const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+  const started = Date.now();
+  socket.write(
+    `POST /v1/claims HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n{`,
+  );
+  const trickle = setInterval(() => socket.writable && socket.write(' '), 300);
+  try {
+    const end = await Promise.race([
+      closed,
+      new Promise<'open'>((r) => setTimeout(() => r('open'), TIMEOUT_MS * 4)),
+    ]);
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(end).not.toBe('open'); // closed by the server within its bound (and a sweep)
+    expect((end as number) - started).toBeLessThan(TIMEOUT_MS * 4);
+  } finally {
+    clearInterval(trickle);
+    socket.destroy();
+  }
+});
