@@ -48,18 +48,10 @@ export async function pgliteSnapshotToTransfer(): Promise<Blob> {
  */
 export async function pgliteMigratedSnapshot(): Promise<Blob> {
   schema ??= schemaKey();
-  const key = `migrated-${await schema}`;
+  const kind = `migrated-${await schema}`;
   return new SharedBytes(
-    await perWorker(key, () =>
-      cachedDump(key, async () => {
-        const db = new PGlite({ loadDataDir: await pgliteSnapshot(), startParams: pgliteStartParams() });
-        try {
-          await installLedgerSchemas(new PgliteExecutor(db));
-          return await dumpCheckpointed(db);
-        } finally {
-          await db.close();
-        }
-      }),
+    await dump(kind, async () =>
+      dumpAfter(await pgliteSnapshot(), (db) => installLedgerSchemas(new PgliteExecutor(db)).then(() => {})),
     ),
   );
 }
@@ -85,34 +77,31 @@ class SharedBytes extends Blob {
   }
 }
 
+/** The plain dump's name. */
+const PLAIN = 'initdb-no-templates';
+
 /** The dump's bytes, read (or built) once per worker process. */
 function snapshotBytes(): Promise<ArrayBuffer> {
-  return perWorker('initdb-no-templates', () =>
-    cachedDump('initdb-no-templates', async () => {
-      const db = new PGlite({ startParams: pgliteStartParams() });
-      try {
-        await db.waitReady;
-        // one at a time: DROP DATABASE refuses to run in a multi-statement script's transaction
-        for (const statement of DROP_TEMPLATE_DATABASES) await db.exec(statement);
-        return await dumpCheckpointed(db);
-      } finally {
-        await db.close();
-      }
+  return dump(PLAIN, () =>
+    // one at a time: DROP DATABASE refuses to run in a multi-statement script's transaction
+    dumpAfter(undefined, async (db) => {
+      for (const statement of DROP_TEMPLATE_DATABASES) await db.exec(statement);
     }),
   );
 }
 
 /**
- * The worker-wide cache of test/support/ledger-environment.js (a Map of this file's own outside
- * that environment): `make()` runs once per worker and key; a failure is not kept.
+ * The dump named `kind`: read once per Jest worker (the worker-wide Map of
+ * test/support/ledger-environment.js; a Map of this file's own outside that environment), from
+ * its file, or `build()` and written there first ({@link cachedDump}). A failure is not kept.
  */
-function perWorker(key: string, make: () => Promise<ArrayBuffer>): Promise<ArrayBuffer> {
+function dump(kind: string, build: () => Promise<ArrayBuffer>): Promise<ArrayBuffer> {
   const cache = ((globalThis as { __ledgerWorkerCache?: Map<string, unknown> }).__ledgerWorkerCache ??=
     new Map()) as Map<string, Promise<ArrayBuffer>>;
-  const entry = `pglite-dump:${key}`;
+  const entry = `pglite-dump:${kind}`;
   let bytes = cache.get(entry);
   if (!bytes) {
-    bytes = make().catch((error: unknown) => {
+    bytes = cachedDump(kind, build).catch((error: unknown) => {
       cache.delete(entry);
       throw error;
     });
@@ -121,18 +110,31 @@ function perWorker(key: string, make: () => Promise<ArrayBuffer>): Promise<Array
   return bytes;
 }
 
+/**
+ * A new in-memory PGlite (initdb, or restored from `from`), `prepare`d, checkpointed (a restore
+ * then replays no WAL) and dumped; closed either way.
+ */
+async function dumpAfter(
+  from: Blob | undefined,
+  prepare: (db: PGlite) => Promise<void>,
+): Promise<ArrayBuffer> {
+  const db = new PGlite({ loadDataDir: from, startParams: pgliteStartParams() });
+  try {
+    await db.waitReady;
+    await prepare(db);
+    await db.exec('checkpoint');
+    return await (await db.dumpDataDir('none')).arrayBuffer();
+  } finally {
+    await db.close();
+  }
+}
+
 const DROP_TEMPLATE_DATABASES = [
   'alter database template0 is_template false',
   'drop database template0',
   'alter database template1 is_template false',
   'drop database template1',
 ];
-
-/** `db`'s data directory as a dump, after a checkpoint (a restore then replays no WAL). */
-async function dumpCheckpointed(db: PGlite): Promise<ArrayBuffer> {
-  await db.exec('checkpoint');
-  return (await db.dumpDataDir('none')).arrayBuffer();
-}
 
 /**
  * Makes `dataDir` (created if missing; expected empty) a freshly initialised PGlite cluster, as
@@ -143,7 +145,7 @@ async function dumpCheckpointed(db: PGlite): Promise<ArrayBuffer> {
 export async function seedPgliteDataDir(dataDir: string): Promise<void> {
   await snapshotBytes();
   await mkdir(dataDir, { recursive: true });
-  execFileSync('tar', ['-xf', await snapshotFile(), '-C', dataDir]);
+  execFileSync('tar', ['-xf', await dumpFile(PLAIN), '-C', dataDir]);
 }
 
 /** {@link schemaKey}, once per test file. */
@@ -159,10 +161,6 @@ async function dumpFile(kind: string): Promise<string> {
   );
   const { version } = JSON.parse(manifest) as { version: string };
   return join(ROOT, 'node_modules', '.cache', 'operation-ledger-tests', `pglite-${version}-${kind}.tar`);
-}
-
-async function snapshotFile(): Promise<string> {
-  return dumpFile('initdb-no-templates');
 }
 
 /** The dump `kind` from its file, or `build()` written there first (a temporary file renamed into place). */
