@@ -7,7 +7,7 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
-RUN npx tsc -p tsconfig.build.json && npm run -s build:bundle && npm run -s build:initdb-template && npm prune --omit=dev --ignore-scripts
+RUN node node_modules/typescript7/bin/tsc -p tsconfig.build.json && npm run -s build:bundle && npm run -s build:initdb-template && npm prune --omit=dev --ignore-scripts
 
 # Runtime stage: compiled JavaScript (the server bundle, dist/server, and the modules it leaves out),
 # the fresh cluster new data directories start from, and production dependencies only, as an

@@ -27,7 +27,8 @@ function newestMtime(dir: string): number {
 /**
  * The chaos worker processes import the built worker SDK (`packages/client/dist`, what
  * `@operation-ledger/client` resolves to). Builds it with the package's own `tsc -p` when it is
- * missing or older than its sources, so the chaos demo and its test run from a fresh checkout.
+ * missing or older than its sources, so the chaos demo and its test run from a fresh checkout
+ * (TypeScript 7, the compiler every build uses: the `typescript7` dev dependency).
  * @throws Error when the build fails.
  */
 export function ensureClientBuilt(): void {
@@ -35,7 +36,7 @@ export function ensureClientBuilt(): void {
   const built = join(pkg, 'dist', 'index.js');
   if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(pkg, 'src'))) return;
   const tsc = resolve(
-    dirname(createRequire(import.meta.url).resolve('typescript/package.json')),
+    dirname(createRequire(import.meta.url).resolve('typescript7/package.json')),
     'bin',
     'tsc',
   );

@@ -21,7 +21,8 @@ function newest(dir: string): number {
 /**
  * Runs `npm run <script>` (`args` after it) in `root` unless `output` is newer than every file
  * under `sources` — `npm ci` builds everything once (its `prepare` step), so a test that runs a
- * build's output rebuilds it only after a source changed (a full `tsc` build costs 10–20 CPU-s).
+ * build's output rebuilds it only after a source changed (a full build — TypeScript and the
+ * bundles — costs several CPU-s).
  * @throws Error from `execFileSync` when the build fails.
  */
 export function buildUnlessFresh(
