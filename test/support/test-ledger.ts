@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG, type LedgerConfig, type StoreKind } from '../../src/config/ledger-config.js';
 import { createLedgerApp } from '../../src/create-ledger-app.js';
-import { LISTEN_BACKLOG, reservePort } from '../../src/process/reserve-port.js';
+import { LISTEN_BACKLOG, reservePort, type ReservedPort } from '../../src/process/reserve-port.js';
 import { createAppApiKey } from '../../src/auth/create-app-api-key.js';
 import type { IssuedApiKey } from '../../src/auth/api-key.js';
 import type { TenantScope } from '../../src/auth/caller.js';
@@ -99,13 +99,16 @@ export async function startTestLedger(
     logger: process.env.LEDGER_TEST_LOG ? ['error', 'warn'] : false,
   });
   trackConnections(app.getHttpServer() as Server);
+  let reserved: ReservedPort | undefined;
   try {
     // as src/main.ts listens: a bound socket with a deep accept queue (LISTEN_BACKLOG)
-    const reserved = await reservePort('127.0.0.1', 0);
+    reserved = await reservePort('127.0.0.1', 0);
     await app.listen(reserved.server as never, LISTEN_BACKLOG as never);
     reserved.handOver(app.getHttpServer());
   } catch (err) {
-    // A start-up that fails (e.g. an invalid policy file) must not leave the store open.
+    // A start-up that fails (e.g. an invalid policy file) must not leave the store open, nor the
+    // reserved port listening (the server's process exits instead; a test process goes on).
+    reserved?.server.close();
     await app.close().catch(() => undefined);
     await drop();
     throw err;

@@ -32,7 +32,11 @@ it('refuses to start with an invalid policy file, naming the entry and field', a
   const dir = await mkdtemp(join(tmpdir(), 'ledger-policies-'));
   const file = join(dir, 'policies.json');
   await writeFile(file, JSON.stringify([{ tenant: 'acme', action: 'x.y', policy: { maxLeaseMs: 1 } }]));
+  const listening = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+  const before = listening();
   await expect(startTestLedger('postgres', { policyFile: file })).rejects.toThrow(
     /\[0\].*policy\.maxLeaseMs/,
   );
+  // nothing of the refused start left listening (its reserved port had kept `jest -i` from exiting)
+  expect(listening()).toBe(before);
 });
