@@ -10,7 +10,7 @@ import { startLedgerServer } from './ledger-server.js';
 import { processCpuMeter, redisCpuMeter } from './process-cpu.js';
 import { startServer, type ServerProcess } from './server-process.js';
 import type { TargetOutcome } from './http-report.js';
-import { BUILD_A_SUFFIX, type ServerId } from './targets.js';
+import { BUILD_A_SUFFIX, type BaselineServerId, type ServerId } from './targets.js';
 
 /** One running server of the benchmark and its CPU meters. */
 export interface BenchServer {
@@ -102,18 +102,22 @@ export async function startBenchServer(id: ServerId, s: ServerSettings): Promise
       },
     };
   }
-  const database = id === 'hand-rolled' ? await createBenchDatabase(s.pgAdminUrl) : null;
-  const env: Record<string, string> = {};
+  const handRolled = id === 'hand-rolled' || id === 'hand-rolled-express';
+  const idempotency = id === 'node-idempotency' || id === 'node-idempotency-express';
+  const database = handRolled ? await createBenchDatabase(s.pgAdminUrl) : null;
+  const env: Record<string, string> = { BASELINE_PLATFORM: id.endsWith('-express') ? 'express' : 'fastify' };
   if (database) env['DATABASE_URL'] = database.connectionString;
-  if (id === 'node-idempotency') env['REDIS_URL'] = s.redisUrl;
+  if (idempotency) env['REDIS_URL'] = s.redisUrl;
   let server: ServerProcess;
   try {
     const script = {
       bare: 'bare-nest.js',
       'bare-fastify': 'bare-nest-fastify.js',
       'hand-rolled': 'hand-rolled.js',
+      'hand-rolled-express': 'hand-rolled.js',
       'node-idempotency': 'node-idempotency.js',
-    }[id as 'bare' | 'bare-fastify' | 'hand-rolled' | 'node-idempotency'];
+      'node-idempotency-express': 'node-idempotency.js',
+    }[id as BaselineServerId];
     server = await startServer({
       name: id,
       script: join(SERVERS, script),
@@ -127,7 +131,7 @@ export async function startBenchServer(id: ServerId, s: ServerSettings): Promise
     throw err;
   }
   const pg = database ? await withPostgresMeter(s.pgAdminUrl, database) : null;
-  const redis = id === 'node-idempotency' ? redisCpuMeter() : null;
+  const redis = idempotency ? redisCpuMeter() : null;
   return {
     id,
     url: server.url,

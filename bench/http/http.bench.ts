@@ -13,7 +13,7 @@ import { LoadClient } from './load-client.js';
 import { targetById, withBuildA, type ServerId, type Target } from './targets.js';
 
 /**
- * `npm run bench:http` (issue 13): the ledger started as users start it, the baselines beside it,
+ * `npm run bench:http`: the ledger started as users start it, the baselines beside it,
  * a separate load-generator process, interleaved rounds, CPU per operation from /proc, and a
  * section appended to bench/RESULTS.md. Flags: bench/http/http-bench-options.ts.
  */
@@ -57,6 +57,7 @@ async function main(): Promise<void> {
       return {
         target: t,
         result: rounds ? combineResults(rounds) : null,
+        rounds: rounds ?? [],
         skipped: skipped.get(t.id) ?? (rounds ? null : 'n/a: interrupted'),
         store: servers.get(t.server)?.store ?? 'none',
       };
@@ -107,11 +108,12 @@ async function startServers(
   skipped: Map<string, string>,
 ): Promise<void> {
   const needed = [...new Set(targets.map((t) => t.server))];
-  const install = needed.includes('node-idempotency') ? await installBaselinePackages() : null;
+  const ni = (id: ServerId) => id === 'node-idempotency' || id === 'node-idempotency-express';
+  const install = needed.some(ni) ? await installBaselinePackages() : null;
   for (const id of needed) {
     const skip = (reason: string) =>
       targets.filter((t) => t.server === id).forEach((t) => skipped.set(t.id, reason));
-    if (id === 'node-idempotency' && install) {
+    if (ni(id) && install) {
       skip(install);
       continue;
     }

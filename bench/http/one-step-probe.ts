@@ -1,7 +1,7 @@
 import { get, ledgerOneStep, type OpContext } from './target-ops.js';
 
 /**
- * Whether the ledger at `ctx.pool` runs the one-step job (issue 12: a claim naming `startStep`, a
+ * Whether the ledger at `ctx.pool` runs the one-step job (the round-trip shortcuts: a claim naming `startStep`, a
  * confirm naming `completeStep`): runs one and reads the operation back. Resolves to null when it
  * does, else to the reason shown in the table, e.g. `n/a: server lacks startStep`. A server that
  * accepts the fields but ignores them is caught by the read-back.

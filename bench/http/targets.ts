@@ -6,8 +6,19 @@ export type LedgerServerId = 'ledger-pg' | 'ledger-pg-projector-off' | 'ledger-p
  * `<ledger>.a` is the same ledger configuration running the build given with `--ledger-a`
  * (A/B comparison of two builds in the same interleaved rounds).
  */
-export type ServerId =
-  'bare' | 'bare-fastify' | 'hand-rolled' | 'node-idempotency' | LedgerServerId | `${LedgerServerId}.a`;
+export type ServerId = BaselineServerId | LedgerServerId | `${LedgerServerId}.a`;
+
+/**
+ * The baseline servers (bench/http/servers/). `hand-rolled` and `node-idempotency` run on the
+ * ledger's platform (Nest on Fastify), the `-express` twins on Nest's default platform (extra rows).
+ */
+export type BaselineServerId =
+  | 'bare'
+  | 'bare-fastify'
+  | 'hand-rolled'
+  | 'hand-rolled-express'
+  | 'node-idempotency'
+  | 'node-idempotency-express';
 
 /** Suffix of the targets and servers of the `--ledger-a` build. */
 export const BUILD_A_SUFFIX = '.a';
@@ -67,6 +78,27 @@ function ledger(server: ServerId, prefix: string, what: string, oneStep: boolean
   return rows;
 }
 
+function handRolled(server: BaselineServerId, prefix: string, what: string): Target[] {
+  return [
+    { id: `${prefix}-new`, label: `${what}: new key`, server, op: 'hand-rolled-new', requests: 1 },
+    { id: `${prefix}-dup`, label: `${what}: duplicate`, server, op: 'hand-rolled-duplicate', requests: 1 },
+    {
+      id: `${prefix}-cycle`,
+      label: `${what}: claim + complete (2 requests)`,
+      server,
+      op: 'hand-rolled-cycle',
+      requests: 2,
+    },
+  ];
+}
+
+function nodeIdempotency(server: BaselineServerId, prefix: string, what: string): Target[] {
+  return [
+    { id: `${prefix}-new`, label: `${what}: new key`, server, op: 'ni-new', requests: 1 },
+    { id: `${prefix}-replay`, label: `${what}: replay`, server, op: 'ni-replay', requests: 1 },
+  ];
+}
+
 /** Every target of `npm run bench:http`, in table order. */
 export const TARGETS: readonly Target[] = [
   { id: 'bare', label: 'bare Nest 12 express endpoint', server: 'bare', op: 'bare', requests: 1 },
@@ -77,44 +109,13 @@ export const TARGETS: readonly Target[] = [
     op: 'bare',
     requests: 1,
   },
-  {
-    id: 'hr-new',
-    label: 'hand-rolled Nest + INSERT … ON CONFLICT: new key',
-    server: 'hand-rolled',
-    op: 'hand-rolled-new',
-    requests: 1,
-  },
-  {
-    id: 'hr-dup',
-    label: 'hand-rolled Nest + INSERT … ON CONFLICT: duplicate',
-    server: 'hand-rolled',
-    op: 'hand-rolled-duplicate',
-    requests: 1,
-  },
-  {
-    id: 'hr-cycle',
-    label: 'hand-rolled claim + complete (2 requests)',
-    server: 'hand-rolled',
-    op: 'hand-rolled-cycle',
-    requests: 2,
-  },
-  {
-    id: 'ni-new',
-    label: '@node-idempotency/nestjs on Redis: new key',
-    server: 'node-idempotency',
-    op: 'ni-new',
-    requests: 1,
-  },
-  {
-    id: 'ni-replay',
-    label: '@node-idempotency/nestjs on Redis: replay',
-    server: 'node-idempotency',
-    op: 'ni-replay',
-    requests: 1,
-  },
+  ...handRolled('hand-rolled', 'hr', 'hand-rolled Nest-Fastify + ValidationPipe + INSERT … ON CONFLICT'),
+  ...nodeIdempotency('node-idempotency', 'ni', '@node-idempotency/nestjs on Nest-Fastify + Redis'),
   ...ledger('ledger-pg', 'pg', 'ledger on PostgreSQL, projector on', true),
   ...ledger('ledger-pg-projector-off', 'pg-off', 'ledger on PostgreSQL, projector off', false),
   ...ledger('ledger-pglite', 'pglite', 'ledger on embedded PGlite, projector on', true),
+  ...handRolled('hand-rolled-express', 'hrx', 'extra: the hand-rolled endpoint on Nest-express'),
+  ...nodeIdempotency('node-idempotency-express', 'nix', 'extra: @node-idempotency/nestjs on Nest-express'),
 ];
 
 /** Id of one of {@link TARGETS}, e.g. `pg-new`. */

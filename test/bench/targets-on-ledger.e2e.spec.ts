@@ -111,3 +111,21 @@ it("bench:claims' HTTP duplicates replay the keys completed in process (the load
   const claims = (first.body.events as { type: string }[]).filter((e) => e.type === 'OperationClaimed');
   expect(claims).toHaveLength(1);
 });
+
+it("bench:http's new-key claims hold their lease for an hour, so none is swept while a later row is measured", async () => {
+  const workload = new Workload();
+  const before = Date.now();
+  await withContext(workload, 'lease', async (ctx) => {
+    await targetOp(targetById('pglite-new').op, ctx)(0);
+  });
+  const path = `/v1/operations/${operationIdOf(workload.key('lease', 0))}`;
+  let lease: { expiresAt?: string } | undefined;
+  // The status view is a projection: give it up to 5 s to show the claim.
+  for (let i = 0; i < 50 && !lease; i++) {
+    const status = await ledger.client.get(path);
+    lease = (status.body as { lease?: { expiresAt?: string } }).lease;
+    if (!lease) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  // An hour less the time the claim took (the default lease is 30 s).
+  expect(Date.parse(String(lease?.expiresAt)) - before).toBeGreaterThan(3_500_000);
+});

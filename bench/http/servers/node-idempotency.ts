@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { Body, Controller, Get, HttpCode, Module, Post, UseInterceptors } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { baselinePlatform, createBaselineApp } from './baseline-platform.js';
 import { listenFromEnv } from './listen-from-env.js';
 
 /**
- * The @node-idempotency/nestjs baseline: its interceptor on a Nest 12 express endpoint, storing
- * in the local Redis (REDIS_URL). The package lives in bench/http/baselines/ (installed there
+ * The @node-idempotency/nestjs baseline: its interceptor on a Nest 12 endpoint on the ledger's own
+ * platform (Fastify; BASELINE_PLATFORM=express for the extra rows), storing in the local Redis
+ * (REDIS_URL). The package lives in bench/http/baselines/ (installed there
  * with --legacy-peer-deps by the benchmark, since it declares Nest ^9/^10 peers); its
  * `require('@nestjs/common')` finds the root's Nest 12. A request needs an `Idempotency-Key`
  * header; the first one runs the handler, a repeat answers the stored response
@@ -50,5 +51,6 @@ class IdempotentController {
 })
 class IdempotentModule {}
 
-const app = await NestFactory.create(IdempotentModule, { logger: ['error', 'warn'] });
-await listenFromEnv(app, 'node-idempotency');
+const platform = baselinePlatform();
+const app = await createBaselineApp(IdempotentModule, platform);
+await listenFromEnv(app, `node-idempotency (${platform})`);
