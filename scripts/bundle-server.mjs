@@ -15,10 +15,13 @@
 //   `plainToInstance` was not found), and the DTOs' decorators must use that same copy;
 // - reflect-metadata, which the banner imports first in every output file;
 // - every package not installed (Nest's optional peers), which Nest requires inside try/catch.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
+import { classNamesOnly } from './class-names-only.mjs';
 import { SERVER_BUNDLE_BANNER, SERVER_BUNDLE_EXTERNALS } from './server-bundle-options.mjs';
 
-await build({
+const { outputFiles } = await build({
   // The embedded database's worker thread (pglite-thread.ts) loads its script from beside the
   // module that starts it: here, next to main.js and its chunks.
   entryPoints: {
@@ -31,9 +34,16 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  keepNames: true, // Nest names providers, modules and log contexts by their class names
+  // Nest names providers, modules and log contexts by their class names; function names are
+  // dropped from the helper after the build (scripts/class-names-only.mjs).
+  keepNames: true,
+  write: false,
   sourcemap: true,
   external: SERVER_BUNDLE_EXTERNALS,
   banner: SERVER_BUNDLE_BANNER,
   logLevel: 'warning',
 });
+for (const file of classNamesOnly(outputFiles)) {
+  await mkdir(dirname(file.path), { recursive: true });
+  await writeFile(file.path, file.contents);
+}

@@ -9,6 +9,8 @@ function recorder() {
         lines.push({ level: 'info', fields: fields as Record<string, unknown>, message }),
       warn: (fields: object, message: string) =>
         lines.push({ level: 'warn', fields: fields as Record<string, unknown>, message }),
+      debug: (fields: object, message: string) =>
+        lines.push({ level: 'debug', fields: fields as Record<string, unknown>, message }),
     },
   };
 }
@@ -22,7 +24,7 @@ const base = {
 };
 
 describe('logDomainEvent', () => {
-  it('writes a claim acquired line with tenant, operation, attempt and correlation, never the payload', () => {
+  it('writes a first claim acquired line at debug with tenant, operation, attempt and correlation, never the payload', () => {
     const { logger, lines } = recorder();
     const event = {
       type: 'OperationClaimed',
@@ -33,7 +35,7 @@ describe('logDomainEvent', () => {
     ).toBe(true);
     expect(lines).toEqual([
       {
-        level: 'info',
+        level: 'debug',
         message: 'claim acquired',
         fields: {
           event: 'OperationClaimed',
@@ -51,6 +53,21 @@ describe('logDomainEvent', () => {
       },
     ]);
     expect(JSON.stringify(lines)).not.toContain('4111');
+  });
+
+  it('writes a re-attempt (any claim but the first) at info', () => {
+    const { logger, lines } = recorder();
+    for (const reason of ['after_retryable_failure', 'after_release', 'after_lease_expiry', 'after_approval'])
+      logDomainEvent(logger, {
+        type: 'OperationClaimed',
+        data: { ...base, reason, workerId: 'w1', leaseMs: 1 },
+      });
+    expect(lines.map((l) => [l.level, l.message, l.fields.reason])).toEqual([
+      ['info', 'claim acquired', 'after_retryable_failure'],
+      ['info', 'claim acquired', 'after_release'],
+      ['info', 'claim acquired', 'after_lease_expiry'],
+      ['info', 'claim acquired', 'after_approval'],
+    ]);
   });
 
   it('warns on a duplicate effect with its problem code, and names the sweeper job', () => {

@@ -2,6 +2,7 @@
 export interface EventLogger {
   info(fields: object, message: string): void;
   warn(fields: object, message: string): void;
+  debug(fields: object, message: string): void;
 }
 
 /** A domain event as appended or recorded: its type and data (`EventBase` fields at least). */
@@ -23,7 +24,7 @@ export interface EventLogContext {
 }
 
 interface Notable {
-  readonly level: 'info' | 'warn';
+  readonly level: 'debug' | 'info' | 'warn';
   readonly message: string;
   /** Problem code of the answer the event stands for (docs/api.md "Problems"), if any. */
   readonly problemCode?: string;
@@ -34,11 +35,13 @@ interface Notable {
 /**
  * The domain events worth one line each at info (warn for a duplicate effect — a real second
  * effect at a destination), and what the line says. Frequent, unremarkable events (steps, lease
- * renewals, refused duplicate claims — counted in the metrics instead) are absent.
+ * renewals, refused duplicate claims — counted in the metrics instead) are absent; a first claim,
+ * one per operation, is at debug: at info the request line already says it
+ * (docs/observability.md "Logs"). A re-attempt (any later claim) stays at info.
  */
 const NOTABLE: Record<string, (d: Record<string, unknown>) => Notable | null> = {
-  OperationClaimed: () => ({
-    level: 'info',
+  OperationClaimed: (d) => ({
+    level: d.reason === 'first' ? 'debug' : 'info',
     message: 'claim acquired',
     fields: ['reason', 'workerId', 'leaseMs'],
   }),

@@ -12,5 +12,6 @@ export function nestEventLogger(context: string): EventLogger {
   return {
     info: (fields, message) => logger.log({ ...fields, msg: message }),
     warn: (fields, message) => logger.warn({ ...fields, msg: message }),
+    debug: (fields, message) => logger.debug({ ...fields, msg: message }),
   };
 }

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { correlationOf } from './correlation.js';
 import type { NodeMiddleware } from '../../common/node-middleware.js';
 import { routeTemplateOf } from '../../common/route-template.js';
@@ -10,7 +9,8 @@ const ROUTINE = /^\/(health(\/|$|\?)|metrics($|\?))/;
 
 /** The request-log line's fields (README "Observability"). */
 export interface RequestLogLine {
-  /** (Also bound as `requestId`: the correlation id, as echoed in `X-Request-Id`.) */
+  /** The correlation id, as echoed in `X-Request-Id` (the line's first field). */
+  readonly requestId: string;
   readonly traceId?: string;
   readonly method: string;
   /** Route template, see {@link routeTemplateOf}. */
@@ -24,72 +24,61 @@ export interface RequestLogLine {
   readonly keyId?: string;
   /** The parsed request body, only at level debug. */
   readonly body?: unknown;
+  /** The failure an error filter left on the response (`res.err`), only for a 5xx. */
+  readonly err?: Error;
 }
+
+type LoggedRequest = IncomingMessage & { caller?: { keyId?: string }; originalUrl?: string; body?: unknown };
 
 /**
  * Middleware for every request: establishes its correlation ({@link correlationOf}),
  * answers `X-Request-Id: <correlationId>` (set before any handler runs, so refusals carry it too),
- * and when the response finishes writes ONE line through `logger` (pino-http):
- * `requestId` and {@link RequestLogLine} with message `"<METHOD> <route> <status>"`, at info — error for 5xx,
+ * and when the response finishes (or its connection closes first) writes ONE line through `logger`:
+ * {@link RequestLogLine} with message `"<METHOD> <route> <status>"`, at info — error for 5xx,
  * debug for successful health probes and scrapes. No headers, no query string, no payloads
  * (the body only when the logger is at debug). Install it first, before authentication.
+ *
+ * The line is written by `logger` itself, not by a per-request child logger. Its usual fields are
+ * ids, a route pattern and numbers — no credential by construction — so they go through a child
+ * without `logger`'s redaction paths (pino `redact`, applied to every field of every line); a
+ * line carrying a body or an error goes through `logger`, redaction and error scrubbing included.
  */
 export function requestLogging(logger: Logger): NodeMiddleware {
-  const line = (req: IncomingMessage, res: ServerResponse, ms: number): RequestLogLine => {
-    const r = req as IncomingMessage & { caller?: { keyId?: string }; originalUrl?: string; body?: unknown };
-    const c = correlationOf(r);
-    const keyId = r.caller?.keyId;
-    const route = routeTemplateOf(r);
-    return {
-      ...(c.traceId ? { traceId: c.traceId } : {}),
-      method: r.method ?? '',
+  const plain = logger.child({}, { redact: [] });
+  const write = (req: LoggedRequest, res: ServerResponse, ms: number): void => {
+    const status = res.statusCode;
+    const level = status >= 500 ? 'error' : status < 400 && ROUTINE.test(req.url ?? '') ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const c = correlationOf(req);
+    const route = routeTemplateOf(req);
+    // Absent fields stay undefined: pino leaves them out, and the order is that of the docs.
+    const line: { -readonly [K in keyof RequestLogLine]: RequestLogLine[K] } = {
+      requestId: c.correlationId,
+      traceId: c.traceId ?? undefined,
+      method: req.method ?? '',
       route,
-      ...(route === 'unmatched' ? { path: (r.originalUrl ?? r.url ?? '').split('?')[0] } : {}),
-      status: res.statusCode,
+      path: route === 'unmatched' ? (req.originalUrl ?? req.url ?? '').split('?')[0] : undefined,
+      status,
       ms,
-      ...(keyId ? { keyId } : {}),
-      ...(logger.isLevelEnabled('debug') && r.body !== undefined ? { body: r.body } : {}),
+      keyId: req.caller?.keyId || undefined,
+      body: req.body !== undefined && logger.isLevelEnabled('debug') ? req.body : undefined,
     };
+    const err = (res as { err?: unknown }).err;
+    if (status >= 500 && err instanceof Error) line.err = err;
+    const via = line.body === undefined && line.err === undefined ? plain : logger;
+    via[level](line, `${line.method} ${route} ${status}`);
   };
-  const middleware = pinoHttp({
-    logger,
-    // The line's fields are its own (above): the request is never logged whole. pino-http still
-    // binds `req` to a per-request child logger, whose bindings pino serialises at once; the
-    // standard serializer made that the whole header set (redacted) on every request. Without
-    // wrapping, `err` keeps the root logger's scrubbing serializer.
-    wrapSerializers: false,
-    serializers: { req: () => undefined },
-    quietReqLogger: true,
-    quietResLogger: true,
-    customAttributeKeys: { reqId: 'requestId' },
-    genReqId: (req, res) => {
-      const id = correlationOf(req).correlationId;
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customLogLevel: (req, res, err) =>
-      err || res.statusCode >= 500
-        ? 'error'
-        : ROUTINE.test(req.url ?? '') && res.statusCode < 400
-          ? 'debug'
-          : 'info',
-    customSuccessObject: (req, res, val: { responseTime: number }) => line(req, res, val.responseTime),
-    customErrorObject: (req, res, err, val: { responseTime: number }) => ({
-      ...line(req, res, val.responseTime),
-      ...(res.statusCode >= 500 && err instanceof Error && !/^failed with status code/.test(err.message)
-        ? { err }
-        : {}),
-    }),
-    customSuccessMessage: (req, res) => `${req.method} ${routeTemplateOf(req)} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${routeTemplateOf(req)} ${res.statusCode}`,
-  });
   return (req, res, next) => {
-    // pino-http names the request by `req.id` when there is one (Fastify's, copied by middie)
-    // and then does not call genReqId: both the id and the echo are set here, before any answer.
-    const id = correlationOf(req).correlationId;
-    (req as { id?: unknown }).id = id;
-    res.setHeader('X-Request-Id', id);
-    middleware(req, res, next);
+    const start = Date.now();
+    res.setHeader('X-Request-Id', correlationOf(req).correlationId);
+    const done = (): void => {
+      res.removeListener('finish', done);
+      res.removeListener('close', done);
+      write(req as LoggedRequest, res, Date.now() - start);
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    next();
   };
 }
 
