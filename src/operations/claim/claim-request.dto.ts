@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { plainToInstance, Transform, Type } from 'class-transformer';
+import { plainToInstance, Type } from 'class-transformer';
 import {
   Allow,
   IsDefined,
@@ -13,6 +13,8 @@ import {
   validateSync,
   ValidateNested,
 } from 'class-validator';
+import { CompiledCheck } from '../../common/compiled-check.js';
+import { KeepAsParsed } from '../../common/keep-as-parsed.js';
 import { ApiJsonProperty } from '../../common/openapi/json-value.js';
 import { unstorableStrings } from '../../common/unstorable-strings.js';
 import { flattenValidationErrors } from '../../common/validation.js';
@@ -32,6 +34,7 @@ import { OperationKeyDto } from './operation-key.dto.js';
  * Body of POST /v1/claims (docs/api.md "Claims"), with the checks a batch item gets
  * ({@link validateClaimBody}) and its plain-data form for the domain ({@link claimRequestOf}).
  */
+@CompiledCheck()
 export class ClaimRequestDto {
   @ApiProperty({ type: OperationKeyDto })
   @IsDefined()
@@ -46,8 +49,7 @@ export class ClaimRequestDto {
     example: { customer: 'c-17', lines: [{ sku: 'A-1', qty: 2 }] },
   })
   @Allow()
-  // Keep the payload exactly as parsed: class-transformer must not rebuild it.
-  @Transform(({ obj }) => (obj as { payload?: unknown }).payload)
+  @KeepAsParsed()
   payload?: unknown;
 
   @ApiPropertyOptional({
