@@ -3,10 +3,15 @@
 // class-validator's path. Differential properties over generated valid and invalid bodies of each
 // hot DTO; a deliberately loosened check must be caught by the same properties.
 import 'reflect-metadata';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { plainToInstance, Transform, Type } from 'class-transformer';
+import { IsInt, IsString, validateSync, ValidateNested } from 'class-validator';
 import fc from 'fast-check';
-import { compileBodyCheck, compiledCheckOf, type BodyCheck } from '../../src/common/compiled-check.js';
+import {
+  CompiledCheck,
+  compileBodyCheck,
+  compiledCheckOf,
+  type BodyCheck,
+} from '../../src/common/compiled-check.js';
 import { ledgerValidationPipe } from '../../src/common/validation.js';
 import { ProblemException } from '../../src/common/problem.exception.js';
 import { MAX_LEASE_MS, MAX_REVISION, MIN_LEASE_MS } from '../../src/ledger/index.js';
@@ -275,5 +280,47 @@ describe('what the handler is given', () => {
     class Unmarked {}
     expect(compiledCheckOf(Unmarked)).toBeNull();
     expect(compileBodyCheck(Unmarked)!({})).toBe(false);
+  });
+});
+
+describe('what the compiler leaves to class-validator alone', () => {
+  it('a transform that changes the value', () => {
+    @CompiledCheck()
+    class Trimmed {
+      @IsString()
+      @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+      name!: string;
+    }
+    expect(compiledCheckOf(Trimmed)).toBeNull();
+  });
+
+  it('a rule applied to each item of an array', () => {
+    @CompiledCheck()
+    class Numbers {
+      @IsInt({ each: true })
+      values!: number[];
+    }
+    expect(compiledCheckOf(Numbers)).toBeNull();
+  });
+
+  it('a nested object without @Type (class-validator would refuse it as unknown)', () => {
+    class Part {
+      @IsString()
+      name!: string;
+    }
+    @CompiledCheck()
+    class Whole {
+      @ValidateNested()
+      part!: Part;
+    }
+    @CompiledCheck()
+    class Typed {
+      @ValidateNested()
+      @Type(() => Part)
+      part!: Part;
+    }
+    expect(compiledCheckOf(Whole)).toBeNull();
+    expect(compiledCheckOf(Typed)!({ part: { name: 'x' } })).toBe(true);
+    expect(compiledCheckOf(Typed)!({ part: [{ name: 'x' }] })).toBe(false);
   });
 });
