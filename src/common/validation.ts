@@ -1,4 +1,5 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { compiledCheckOf } from './compiled-check.js';
 import { refuseUnreadBody } from './json-body.js';
 import { problem } from './problem.js';
 import { ProblemException } from './problem.exception.js';
@@ -93,7 +94,10 @@ export function assertStorable(body: unknown, prefix = ''): void {
 /**
  * A ValidationPipe that first refuses a body sent without a JSON content-type (415 naming the
  * header), then insists a DTO body is a JSON object, and after class-validator
- * refuses strings the database cannot store ({@link assertStorable}).
+ * refuses strings the database cannot store ({@link assertStorable}). A body its DTO's compiled
+ * check accepts (DTOs marked `@CompiledCheck()`, src/common/compiled-check.ts) skips
+ * class-transformer and class-validator: the handler gets the parsed body, which has the DTO's
+ * fields and nothing else. Any other body takes class-validator's path, which words the refusal.
  */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -105,7 +109,8 @@ class BodyValidationPipe extends ValidationPipe {
         { field: 'body', message: 'the request body must be a JSON object (content-type: application/json)' },
       ]);
     }
-    const dto = await super.transform(value, metadata);
+    const dto =
+      isDto && compiledCheckOf(metadata.metatype)?.(value) ? value : await super.transform(value, metadata);
     if (isDto && !(metadata.metatype as ValidatesItemsSeparately).validatesItemsSeparately)
       assertStorable(value);
     return dto;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { plainToInstance, Transform, Type } from 'class-transformer';
+import { plainToInstance, Type } from 'class-transformer';
 import {
   Allow,
   IsDefined,
@@ -13,6 +13,8 @@ import {
   validateSync,
   ValidateNested,
 } from 'class-validator';
+import { CompiledCheck, compiledCheckOf } from '../../common/compiled-check.js';
+import { KeepAsParsed } from '../../common/keep-as-parsed.js';
 import { ApiJsonProperty } from '../../common/openapi/json-value.js';
 import { unstorableStrings } from '../../common/unstorable-strings.js';
 import { flattenValidationErrors } from '../../common/validation.js';
@@ -32,6 +34,7 @@ import { OperationKeyDto } from './operation-key.dto.js';
  * Body of POST /v1/claims (docs/api.md "Claims"), with the checks a batch item gets
  * ({@link validateClaimBody}) and its plain-data form for the domain ({@link claimRequestOf}).
  */
+@CompiledCheck()
 export class ClaimRequestDto {
   @ApiProperty({ type: OperationKeyDto })
   @IsDefined()
@@ -46,8 +49,7 @@ export class ClaimRequestDto {
     example: { customer: 'c-17', lines: [{ sku: 'A-1', qty: 2 }] },
   })
   @Allow()
-  // Keep the payload exactly as parsed: class-transformer must not rebuild it.
-  @Transform(({ obj }) => (obj as { payload?: unknown }).payload)
+  @KeepAsParsed()
   payload?: unknown;
 
   @ApiPropertyOptional({
@@ -98,20 +100,25 @@ export class ClaimRequestDto {
 
 /**
  * Validates one batch item (already parsed JSON) with the same DTO and rules as the body of
- * POST /v1/claims: a JSON object, class-validator, then strings the database can store.
+ * POST /v1/claims: a JSON object, the compiled check or else class-validator, then strings the
+ * database can store.
  * @returns the DTO, or an `invalid` rejection naming the fields (400 `validation` / `invalid-key`).
  */
 export function validateClaimBody(body: unknown): Checked<ClaimRequestDto> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return invalid({ field: '', message: 'a claim must be a JSON object' });
   }
-  const dto = plainToInstance(ClaimRequestDto, body);
-  const errors = validateSync(dto, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-  });
-  if (errors.length > 0) return invalid(...flattenValidationErrors(errors));
+  // a body the compiled check accepts, class-validator accepts too (src/common/compiled-check.ts)
+  let dto = body as ClaimRequestDto;
+  if (compiledCheckOf(ClaimRequestDto)?.(body) !== true) {
+    dto = plainToInstance(ClaimRequestDto, body);
+    const errors = validateSync(dto, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+    });
+    if (errors.length > 0) return invalid(...flattenValidationErrors(errors));
+  }
   const unstorable = unstorableStrings(body);
   if (unstorable.length > 0) return invalid(...unstorable);
   return { ok: true, value: dto };

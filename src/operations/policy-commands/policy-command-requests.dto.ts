@@ -1,3 +1,4 @@
+import { CompiledCheck } from '../../common/compiled-check.js';
 import { ApiObjectProperty } from '../../common/openapi/json-value.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -72,6 +73,7 @@ export class EvidenceRequestDto {
 }
 
 /** Body of POST …/lease/renew (heartbeat). */
+@CompiledCheck()
 export class RenewLeaseRequestDto extends FencedRequestDto {
   @ApiProperty({
     description: `New lease length from now, ms (${MIN_LEASE_MS}..${MAX_LEASE_MS}, and the policy's max)`,

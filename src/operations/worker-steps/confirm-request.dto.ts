@@ -1,6 +1,8 @@
+import { CompiledCheck } from '../../common/compiled-check.js';
+import { KeepAsParsed } from '../../common/keep-as-parsed.js';
 import { ApiJsonProperty } from '../../common/openapi/json-value.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import { Allow, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { FencedRequestDto } from './fenced-request.dto.js';
 
@@ -15,11 +17,12 @@ export class CompleteStepPartDto {
 
   @ApiJsonProperty({ required: false, description: 'What the step produced (any JSON), kept in the stream' })
   @Allow()
-  @Transform(({ obj }) => (obj as { outputs?: unknown }).outputs)
+  @KeepAsParsed()
   outputs?: unknown;
 }
 
 /** Body of POST …/confirm. */
+@CompiledCheck()
 export class ConfirmRequestDto extends FencedRequestDto {
   @ApiPropertyOptional({
     description: 'Reference of the record at the destination (e.g. invoice id). "" and "0" are kept as sent.',
@@ -32,7 +35,7 @@ export class ConfirmRequestDto extends FencedRequestDto {
 
   @ApiJsonProperty({ required: false, description: 'Outcome details (any JSON), replayed to later claims' })
   @Allow()
-  @Transform(({ obj }) => (obj as { outputs?: unknown }).outputs)
+  @KeepAsParsed()
   outputs?: unknown;
 
   @ApiPropertyOptional({
