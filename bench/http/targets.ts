@@ -24,7 +24,12 @@ export type OpKind =
   | 'ledger-duplicate'
   | 'ledger-cycle'
   | 'ledger-one-step'
-  | 'ledger-sdk-one-step';
+  | 'ledger-sdk-one-step'
+  | 'ledger-sdk-fetch-one-step';
+
+/** The one-step jobs (they need the ledger's round-trip shortcuts; see one-step-probe.ts). */
+export const isOneStep = (op: OpKind): boolean =>
+  op === 'ledger-one-step' || op === 'ledger-sdk-one-step' || op === 'ledger-sdk-fetch-one-step';
 
 /** One row of the results table. */
 export interface Target {
@@ -61,6 +66,13 @@ function ledger(server: ServerId, prefix: string, what: string, oneStep: boolean
       label: `${what}: one-step job through the SDK (runOnce with firstStep)`,
       server,
       op: 'ledger-sdk-one-step',
+      requests: 2,
+    });
+    rows.push({
+      id: `${prefix}-sdk-fetch-one-step`,
+      label: `${what}: one-step job through the SDK on fetch (its transport before undici)`,
+      server,
+      op: 'ledger-sdk-fetch-one-step',
       requests: 2,
     });
   }
