@@ -190,6 +190,8 @@ export function targetOp(kind: OpKind, ctx: OpContext): LoadOp {
       return sdkOneStepOp(ctx, 'default');
     case 'ledger-sdk-fetch-one-step':
       return sdkOneStepOp(ctx, 'fetch');
+    case 'ledger-sdk-batch-one-step':
+      return sdkOneStepOp(ctx, 'batch');
   }
 }
 
