@@ -8,6 +8,7 @@ import {
   LedgerUnavailableError,
   PayloadConflictError,
 } from '@operation-ledger/client';
+import { MockAgent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 
 interface Seen {
   readonly method: string;
@@ -139,4 +140,22 @@ it('an injected fetch still carries every request', async () => {
   });
   expect((await sdk.transport.request('GET', '/v1/x')).body).toEqual({ ok: true });
   expect(calls).toBe(1);
+});
+
+it("honours undici's global dispatcher as fetch does (a proxy agent, a MockAgent)", async () => {
+  const mock = new MockAgent();
+  mock.disableNetConnect();
+  mock
+    .get('http://ledger.test')
+    .intercept({ path: '/v1/operations/x', method: 'GET' })
+    .reply(200, { state: 'confirmed' }, { headers: { 'content-type': 'application/json' } });
+  const before = getGlobalDispatcher();
+  setGlobalDispatcher(mock);
+  try {
+    const sdk = new LedgerClient({ baseUrl: 'http://ledger.test' });
+    expect((await sdk.transport.request('GET', '/v1/operations/x')).body).toEqual({ state: 'confirmed' });
+  } finally {
+    setGlobalDispatcher(before);
+    await mock.close();
+  }
 });
