@@ -1,6 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import type { LoadResult } from '../harness.js';
-import type { Target } from './targets.js';
+import { isOneStep, type Target } from './targets.js';
 
 /** What one target gave over all its rounds, or why it did not run. */
 export interface TargetOutcome {
@@ -32,8 +32,7 @@ export interface HttpRunInfo {
 function baselinesOf(t: Target): { hr: string | null; ni: string | null } {
   if (t.op === 'ledger-new') return { hr: 'hr-new', ni: 'ni-new' };
   if (t.op === 'ledger-duplicate') return { hr: 'hr-dup', ni: 'ni-replay' };
-  if (t.op === 'ledger-cycle' || t.op === 'ledger-one-step' || t.op === 'ledger-sdk-one-step')
-    return { hr: 'hr-cycle', ni: null };
+  if (t.op === 'ledger-cycle' || isOneStep(t.op)) return { hr: 'hr-cycle', ni: null };
   return { hr: null, ni: null };
 }
 

@@ -10,7 +10,7 @@ import { installBaselinePackages, startBenchServer, type BenchServer } from './b
 import { HTTP_BENCH_USAGE, parseHttpBenchOptions, type HttpBenchOptions } from './http-bench-options.js';
 import { resultsSection, resultsTable, type TargetOutcome } from './http-report.js';
 import { LoadClient } from './load-client.js';
-import { targetById, withBuildA, type ServerId, type Target } from './targets.js';
+import { isOneStep, targetById, withBuildA, type ServerId, type Target } from './targets.js';
 
 /**
  * `npm run bench:http`: the ledger started as users start it, the baselines beside it,
@@ -152,7 +152,7 @@ async function prepare(
   for (const t of targets) {
     if (skipped.has(t.id)) continue;
     // The SDK falls back to 3-4 requests on a ledger without the shortcuts: not the row's job.
-    if (t.op === 'ledger-one-step' || t.op === 'ledger-sdk-one-step') {
+    if (isOneStep(t.op)) {
       const reason = (await client.send({ cmd: 'probe-one-step', server: t.server })) as string | null;
       if (reason) skipped.set(t.id, reason);
     }

@@ -193,7 +193,11 @@ export function targetOp(kind: OpKind, ctx: OpContext): LoadOp {
     case 'ledger-one-step':
       return async (i) => void (await ledgerOneStep(ctx, i));
     case 'ledger-sdk-one-step':
-      return sdkOneStepOp(ctx);
+      return sdkOneStepOp(ctx, 'default');
+    case 'ledger-sdk-fetch-one-step':
+      return sdkOneStepOp(ctx, 'fetch');
+    case 'ledger-sdk-batch-one-step':
+      return sdkOneStepOp(ctx, 'batch');
   }
 }
 

@@ -35,7 +35,12 @@ export type OpKind =
   | 'ledger-duplicate'
   | 'ledger-cycle'
   | 'ledger-one-step'
-  | 'ledger-sdk-one-step';
+  | 'ledger-sdk-one-step'
+  | 'ledger-sdk-fetch-one-step'
+  | 'ledger-sdk-batch-one-step';
+
+/** The one-step jobs (they need the ledger's round-trip shortcuts; see one-step-probe.ts). */
+export const isOneStep = (op: OpKind): boolean => op === 'ledger-one-step' || op.startsWith('ledger-sdk-');
 
 /** One row of the results table. */
 export interface Target {
@@ -72,6 +77,20 @@ function ledger(server: ServerId, prefix: string, what: string, oneStep: boolean
       label: `${what}: one-step job through the SDK (runOnce with firstStep)`,
       server,
       op: 'ledger-sdk-one-step',
+      requests: 2,
+    });
+    rows.push({
+      id: `${prefix}-sdk-fetch-one-step`,
+      label: `${what}: one-step job through the SDK on fetch (its transport before undici)`,
+      server,
+      op: 'ledger-sdk-fetch-one-step',
+      requests: 2,
+    });
+    rows.push({
+      id: `${prefix}-sdk-batch-one-step`,
+      label: `${what}: one-step job through one SDK client with batchClaims (claims batched while one is in flight)`,
+      server,
+      op: 'ledger-sdk-batch-one-step',
       requests: 2,
     });
   }

@@ -4,7 +4,7 @@
 // step completed, in the number of requests its row claims. bench:claims' HTTP duplicates repeat
 // keys the benchmark completed in process, named alike by the load generator's workload.
 import { operationIdOf } from '@operation-ledger/client';
-import { Pool, type Dispatcher } from 'undici';
+import { Pool, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
 import { ledgerOps, seedLedgerKeys } from '../../bench/claim-scenarios.js';
 import { probeOneStep } from '../../bench/http/one-step-probe.js';
 import { duplicateFamilyOf, targetOp, type OpContext } from '../../bench/http/target-ops.js';
@@ -80,8 +80,15 @@ it.each(['pglite-one-step', 'pglite-sdk-one-step'])(
     const target = targetById(id);
     const workload = new Workload();
     await withContext(workload, id, async (ctx, pool) => {
-      const op = targetOp(target.op, ctx);
-      for (let i = 0; i < 5; i++) await op(i);
+      // The SDK sends on its own connections, through undici's global dispatcher when one is set.
+      const before = getGlobalDispatcher();
+      setGlobalDispatcher(pool);
+      try {
+        const op = targetOp(target.op, ctx);
+        for (let i = 0; i < 5; i++) await op(i);
+      } finally {
+        setGlobalDispatcher(before);
+      }
       expect(pool.requests).toBe(5 * target.requests);
     });
     expect(target.requests).toBe(2);

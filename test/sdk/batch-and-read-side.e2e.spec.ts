@@ -1,7 +1,7 @@
 // runMany (backfills through /v1/claims/batch), makeRunOnce, and the read side — get, history,
 // paged lists and subscribe() resuming after a dropped connection — against a real ledger.
 import type { FeedEvent } from '@operation-ledger/client';
-import { LedgerRequestError, PayloadConflictError } from '@operation-ledger/client';
+import { LedgerClient, LedgerRequestError, PayloadConflictError } from '@operation-ledger/client';
 import { Destination } from '../support/destination.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 import { eventually, sdkClient } from './support/sdk-harness.js';
@@ -35,6 +35,37 @@ it('runMany claims in batches, runs each acquired job once and reports per item 
   expect(again.slice(0, 12).map((r) => r.ok && r.result.status)).toEqual(items.map(() => 'replayed'));
   expect(again[12]).toMatchObject({ ok: false, error: expect.any(PayloadConflictError) });
   expect(destination.count).toBe(12);
+});
+
+it('batchClaims: concurrent runOnce share batch requests; each job runs once, a repeat replays', async () => {
+  const batches: number[] = [];
+  const sdk = new LedgerClient({
+    baseUrl: ledger.url,
+    token: ledger.rootToken,
+    batchClaims: true,
+    fetch: (input, init) => {
+      if (input.endsWith('/v1/claims/batch')) batches.push(JSON.parse(String(init.body)).claims.length);
+      return fetch(input, init);
+    },
+  });
+  const destination = new Destination();
+  const run = (i: number) =>
+    sdk.runOnce(
+      key(`batched-${i}`),
+      { i },
+      async (op) => ({
+        destinationRef: await op.step('push', (pk) => destination.create(`b-${i}`, pk)),
+      }),
+      { firstStep: 'push' },
+    );
+  const first = await Promise.all(Array.from({ length: 10 }, (_, i) => run(i)));
+  expect(first.map((r) => r.status)).toEqual(Array(10).fill('executed'));
+  expect(batches.length).toBeGreaterThan(0);
+  expect(batches.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(9);
+  const again = await Promise.all(Array.from({ length: 10 }, (_, i) => run(i)));
+  expect(again.map((r) => r.status)).toEqual(Array(10).fill('replayed'));
+  expect(destination.count).toBe(10);
+  for (const r of first) expect(await sdk.get(r.operationId)).toMatchObject({ state: 'confirmed' });
 });
 
 it('makeRunOnce wraps a function: a duplicate call returns the recorded result without calling it', async () => {

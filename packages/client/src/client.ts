@@ -3,7 +3,8 @@ import { LedgerApi } from './http/worker-api.js';
 import { operationIdOf } from './key/operation-key.js';
 import { subscribe, type Feed, type FeedEvent, type FeedFilter, type SubscribeOptions } from './read/sse.js';
 import { recover, type RecoverOptions, type RecoveryReport } from './recovery/recover.js';
-import type { OperationKey, OperationStatus } from './types.js';
+import type { ClaimAnswer, ClaimRequest, OperationKey, OperationStatus } from './types.js';
+import { ClaimBatcher } from './worker/claim-batcher.js';
 import type { OperationContext } from './worker/operation-context.js';
 import { runMany, type ItemReport, type RunManyOptions } from './worker/run-many.js';
 import { runOnce } from './worker/run-once.js';
@@ -17,6 +18,12 @@ export interface LedgerClientOptions extends TransportOptions {
    * when the ledger accepts them; `false` never tries. @defaultValue true
    */
   readonly shortcuts?: boolean;
+  /**
+   * Opportunistic claim batching: claims made while another claim request of this client is in
+   * flight leave together as one `POST /v1/claims/batch` once it answers; a claim made while none
+   * is in flight leaves at once (see {@link ClaimBatcher}). @defaultValue false
+   */
+  readonly batchClaims?: boolean;
 }
 
 /** Options of {@link LedgerClient.makeRunOnce}. */
@@ -36,10 +43,25 @@ export interface MakeRunOnceOptions<A extends unknown[], R> extends RunOptions {
  */
 export class LedgerClient extends LedgerApi {
   private readonly shortcuts: Shortcuts;
+  private readonly batcher: ClaimBatcher | null;
 
   constructor(options: LedgerClientOptions) {
     super(options);
     this.shortcuts = new Shortcuts(options.shortcuts !== false);
+    this.batcher = options.batchClaims
+      ? new ClaimBatcher({
+          claimOne: (request, signal) => super.claim(request, signal),
+          claimBatch: (claims) => this.claimBatch(claims),
+        })
+      : null;
+  }
+
+  /**
+   * `POST /v1/claims` — or, with `batchClaims`, a slot of a `POST /v1/claims/batch` when other
+   * claims of this client are in flight; the answer and the refusals are the same.
+   */
+  override claim(request: ClaimRequest, signal?: AbortSignal): Promise<ClaimAnswer> {
+    return this.batcher ? this.batcher.claim(request, signal) : super.claim(request, signal);
   }
 
   /**

@@ -213,7 +213,10 @@ function errorMessage(e: unknown): string {
 
 function describe(status: number | null, cause: unknown): string {
   if (status !== null) return `last answer ${status}`;
-  // fetch's "fetch failed" carries the network error (ECONNREFUSED, ENOTFOUND…) as its cause
-  const code = (cause as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return typeof code === 'string' ? `${errorMessage(cause)}: ${code}` : errorMessage(cause);
+  // fetch's "fetch failed" carries the network error (ECONNREFUSED, ENOTFOUND…) as its cause;
+  // undici's request rejects with the network error itself (its message names the code).
+  const c = cause as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = c?.cause?.code ?? c?.code;
+  const message = errorMessage(cause);
+  return typeof code === 'string' && !message.includes(code) ? `${message}: ${code}` : message;
 }

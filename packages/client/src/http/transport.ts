@@ -1,9 +1,10 @@
 import { LedgerRequestError, LedgerUnavailableError } from '../errors.js';
 import { errorFromProblem, retryAfterMsOf, toProblem } from '../problem.js';
 import { retryDelayMs, retryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.js';
+import { defaultSender } from '#default-sender';
+import { fetchSender, type FetchLike, type Sender } from './sender.js';
 
-/** A fetch function (Node 20's global `fetch` or a test double). */
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+export type { FetchLike } from './sender.js';
 
 /** How the client reaches the ledger. */
 export interface TransportOptions {
@@ -11,7 +12,12 @@ export interface TransportOptions {
   readonly baseUrl: string;
   /** API key (`olk_…`), sent as `Authorization: Bearer <token>`; omit when auth is off. */
   readonly token?: string;
-  /** Injectable fetch. @defaultValue globalThis.fetch */
+  /**
+   * Injectable fetch; when given, every request goes through it. Without it, JSON requests go
+   * through undici's `Dispatcher.request` on Node and the global `fetch` elsewhere (browsers,
+   * Deno, Bun, edge runtimes); streams (SSE, CSV, uploads) use the global `fetch` everywhere.
+   * @defaultValue globalThis.fetch
+   */
   readonly fetch?: FetchLike;
   /** Client timeout of one request, ms (a timed-out request is retried). @defaultValue 10000 */
   readonly timeoutMs?: number;
@@ -61,6 +67,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export class Transport {
   readonly baseUrl: string;
   private readonly fetchFn: FetchLike;
+  private readonly send: Sender;
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly headers: Record<string, string>;
@@ -74,6 +81,7 @@ export class Transport {
         `baseUrl is the ledger's root, without /v1 (e.g. ${this.baseUrl.slice(0, -3)}): the SDK adds /v1 to every path`,
       );
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.send = options.fetch ? fetchSender(this.baseUrl, options.fetch) : defaultSender(this.baseUrl);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retry = retryPolicy(options.retry);
     this.headers = { accept: 'application/json, application/problem+json', ...options.headers };
@@ -83,10 +91,7 @@ export class Transport {
 
   /** The absolute URL of `path` with `query`. */
   url(path: string, query?: RequestOptions['query']): string {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
-    const qs = params.toString();
-    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+    return `${this.baseUrl}${withQuery(path, query)}`;
   }
 
   /** Headers every request carries (auth included): for callers that open streams themselves. */
@@ -119,7 +124,7 @@ export class Transport {
     options: RequestOptions = {},
   ): Promise<HttpResult<T>> {
     const label = `${method} ${path}`;
-    const url = this.url(path, options.query);
+    const target = withQuery(path, options.query);
     const headers: Record<string, string> = { ...this.headers, ...this.traceHeaders(), ...options.headers };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
@@ -129,13 +134,14 @@ export class Transport {
       options.signal?.throwIfAborted();
       let retryAfter: number | null = null;
       try {
-        const res = await this.fetchFn(url, {
+        const res = await this.send({
           method,
+          path: target,
           headers,
           body,
           signal: this.signalFor(options.signal),
         });
-        const text = await res.text();
+        const text = res.text;
         if (res.status === 503) {
           lastStatus = 503;
           const problem = toProblem(503, parse(text));
@@ -144,7 +150,15 @@ export class Transport {
         } else if (res.status >= 400) {
           throw errorFromProblem(toProblem(res.status, parse(text)), label, res.headers);
         } else {
-          return { status: res.status, headers: res.headers, body: (options.text ? text : parse(text)) as T };
+          const result: HttpResult<T> = {
+            status: res.status,
+            // read lazily: undici's sender builds `Headers` only when asked
+            get headers() {
+              return res.headers;
+            },
+            body: (options.text ? text : parse(text)) as T,
+          };
+          return result;
         }
       } catch (err) {
         if (options.signal?.aborted) throw options.signal.reason;
@@ -164,9 +178,18 @@ export class Transport {
   }
 }
 
+/** `path` with the query string of `query` (`undefined` values left out). */
+function withQuery(path: string, query: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
 /**
  * Network failures and client timeouts (fetch rejects with TypeError / TimeoutError /
- * AbortError, or an error with a system `code` such as ECONNRESET). Judged by name and shape,
+ * AbortError; undici with an error carrying a system or `UND_ERR_…` `code`, e.g. ECONNRESET). Judged by name and shape,
  * not `instanceof Error`: the error may come from another realm (a VM context, jest's test
  * environment), whose `TypeError` is not this realm's.
  */
