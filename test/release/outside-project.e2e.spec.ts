@@ -24,16 +24,17 @@ let project: string;
 let ledger: TestLedger;
 // Asynchronous: the ledger answers from this process while a child runs.
 const run = async (cmd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-  (await execFileAsync(cmd, args, { cwd: project, encoding: 'utf8', env: { ...process.env, ...env } })).stdout;
+  (await execFileAsync(cmd, args, { cwd: project, encoding: 'utf8', env: { ...process.env, ...env } }))
+    .stdout;
 const npm = (...args: string[]) => run('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund']);
 
 beforeAll(async () => {
-  buildUnlessFresh(ROOT, 'packages/cli/dist/bin.js', ['packages/cli/src', 'packages/client/src'], [
-    'run',
-    'build',
-    '-w',
-    '@operation-ledger/cli',
-  ]);
+  buildUnlessFresh(
+    ROOT,
+    'packages/cli/dist/bin.js',
+    ['packages/cli/src', 'packages/client/src'],
+    ['run', 'build', '-w', '@operation-ledger/cli'],
+  );
   dir = mkdtempSync(join(tmpdir(), 'ledger-outside-'));
   execFileSync('node', ['scripts/release.mjs', '--skip-build', '--out', join(dir, 'release')], { cwd: ROOT });
   project = join(dir, 'worker');
@@ -54,7 +55,11 @@ it('installs the CLI tarball on its own and runs `npx ledger --help`', async () 
 });
 
 it('installs the SDK tarball, type-checks a worker with tsc --strict and runs it: once executed, then replayed', async () => {
-  await npm('install', join(dir, `release/operation-ledger-client-${VERSION}.tgz`), `@types/node@${TYPES_NODE}`);
+  await npm(
+    'install',
+    join(dir, `release/operation-ledger-client-${VERSION}.tgz`),
+    `@types/node@${TYPES_NODE}`,
+  );
   copyFileSync(join(ROOT, 'test/release/outside-project/worker.ts'), join(project, 'worker.ts'));
   const tsconfig = {
     compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', outDir: 'out', types: ['node'] },
