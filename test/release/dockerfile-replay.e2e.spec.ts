@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync }
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { parse } from 'yaml';
-import { freePort } from '../process/start-command.js';
+import { ensureBuilt, freePort } from '../process/start-command.js';
 import { all, execForm, parseCopy, parseDockerfile, parseEnv, type Stage } from './support/dockerfile.js';
 import { dockerignore } from './support/dockerignore.js';
 
@@ -115,6 +115,7 @@ describe('runtime stage', () => {
   let output = '';
 
   beforeAll(async () => {
+    ensureBuilt(); // dist/ from the current sources (npm ci built it; rebuilt only when stale)
     dir = mkdtempSync(join(tmpdir(), 'ledger-image-'));
     const app = join(dir, 'app');
     mkdirSync(app);

@@ -42,7 +42,7 @@ beforeAll(async () => {
   await run('npm', ['init', '-y']);
   const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }));
-  ledger = await startTestLedger('pglite');
+  ledger = await startTestLedger('postgres');
 });
 afterAll(async () => {
   await ledger?.close();
