@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run release`: installable tarballs of the worker SDK and the operator CLI, for projects
-// outside this repository while the packages are not on the npm registry (README "SDK").
+// outside this repository while the packages are not on the npm registry (README "A worker with the SDK").
 //   node scripts/release.mjs [--out <dir>] [--skip-build]
 // Writes <out>/operation-ledger-client-<version>.tgz and <out>/operation-ledger-cli-<version>.tgz
 // (default out: ./release). The CLI tarball bundles the client (npm's `bundleDependencies`), so it
