@@ -1,4 +1,4 @@
-// What an outside project does with the release tarballs (scripts/release.mjs, README "SDK"):
+// What an outside project does with the release tarballs (scripts/release.mjs, README "A worker with the SDK"):
 // `npm init -y`, install the CLI tarball on its own, then the SDK's, type-check a worker with
 // `tsc --strict` and run it against a ledger, and run `npx ledger --help`. The tarballs come from
 // files; the registry is asked only for their public dependencies, through npm's cache first
@@ -22,10 +22,14 @@ const TYPES_NODE = JSON.parse(readFileSync(join(ROOT, 'node_modules/@types/node/
 let dir: string;
 let project: string;
 let ledger: TestLedger;
+// The outside project's commands see none of this repository's npm settings (`npm test` passes
+// them down as npm_* variables) nor Jest's NODE_OPTIONS.
+const outside = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'NODE_OPTIONS'),
+);
 // Asynchronous: the ledger answers from this process while a child runs.
 const run = async (cmd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-  (await execFileAsync(cmd, args, { cwd: project, encoding: 'utf8', env: { ...process.env, ...env } }))
-    .stdout;
+  (await execFileAsync(cmd, args, { cwd: project, encoding: 'utf8', env: { ...outside, ...env } })).stdout;
 const npm = (...args: string[]) => run('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund']);
 
 beforeAll(async () => {
@@ -36,7 +40,10 @@ beforeAll(async () => {
     ['run', 'build', '-w', '@operation-ledger/cli'],
   );
   dir = mkdtempSync(join(tmpdir(), 'ledger-outside-'));
-  execFileSync('node', ['scripts/release.mjs', '--skip-build', '--out', join(dir, 'release')], { cwd: ROOT });
+  execFileSync('node', ['scripts/release.mjs', '--skip-build', '--out', join(dir, 'release')], {
+    cwd: ROOT,
+    env: outside,
+  });
   project = join(dir, 'worker');
   mkdirSync(project);
   await run('npm', ['init', '-y']);
