@@ -1,8 +1,8 @@
 // What an outside project does with the release tarballs (scripts/release.mjs, README "A worker with the SDK"):
 // `npm init -y`, install the CLI tarball on its own, then the SDK's, type-check a worker with
 // `tsc --strict` and run it against a ledger, and run `npx ledger --help`. The tarballs come from
-// files; the registry is asked only for their public dependencies, through npm's cache first
-// (`--prefer-offline`: after `npm ci` they are all there). The packages' dist/ is what `npm ci`
+// files; the registry is asked only about their public dependencies, npm's cache first
+// (`--prefer-offline`: `npm ci` left their tarballs there; npm may still fetch their metadata). The packages' dist/ is what `npm ci`
 // built (rebuilt here only when a source is newer), so the test costs two small npm installs.
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
