@@ -18,7 +18,7 @@ export interface TicketSystemOptions {
   readonly seed: number;
   /**
    * Probability that a create SAVES the ticket and then answers only after `faultDelayMs`: the
-   * caller, whose timeout is shorter, cannot know the ticket exists (scenario C9, README "Tests").
+   * caller, whose timeout is shorter, cannot know the ticket exists (scenario C9, docs/development.md "Tests").
    */
   readonly slowAfterSaveRate: number;
   /** Probability that a create is lost: nothing saved, a 503 only after `faultDelayMs`. */

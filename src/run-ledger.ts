@@ -18,6 +18,7 @@ import {
 } from './process/reserve-port.js';
 import { boundStartupOnSignal } from './process/bound-startup-on-signal.js';
 import type { HeldStopSignals } from './process/held-stop-signals.js';
+import { missingDatabaseLine } from './process/missing-database.js';
 import { stopOnSignals } from './process/stop-on-signals.js';
 
 /** What main.ts did before the application's modules loaded (see there). */
@@ -33,12 +34,12 @@ export interface EarlyStart {
 }
 
 /**
- * Runs the ledger from environment configuration (README "Configuration"); main.ts calls it once
+ * Runs the ledger from environment configuration (docs/configuration.md); main.ts calls it once
  * the modules have loaded, with what it did before. It binds the port first: when the port is taken it says so in one line and exits 1 before creating anything; so
  * does a nearly full volume under the embedded store (naming the free space it needs).
  * With auth enabled, the first run creates an admin key and shows it once — on stdout when that
  * is a terminal, else in a 0600 file in the data directory whose path is logged — or installs
- * LEDGER_ADMIN_TOKEN (README "Security"); with LEDGER_AUTH=disabled it warns loudly and listens
+ * LEDGER_ADMIN_TOKEN (docs/security.md); with LEDGER_AUTH=disabled it warns loudly and listens
  * on loopback only. SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it gracefully (exit code 0); one
  * that arrives during start-up is logged and stops it once it has started (listening; the store is
  * never closed under the start-up), unless start-up does not finish within
@@ -46,7 +47,7 @@ export interface EarlyStart {
  * Failures are logged (one line for those an operator fixes) and end the process with exit code 1.
  */
 export function runLedger(early: EarlyStart): void {
-  start(early).catch(fail);
+  start(early).catch((err: unknown) => fail(err, early.config?.databaseUrl ?? null));
 }
 
 async function start(early: EarlyStart): Promise<void> {
@@ -88,7 +89,9 @@ async function start(early: EarlyStart): Promise<void> {
       : config.store === 'eventstoredb'
         ? 'EventStoreDB'
         : 'PostgreSQL';
-  logger.log(`listening on http://${config.host}:${port} (store: ${where}); API docs at /docs`);
+  logger.log(
+    `listening on http://${config.host}:${port} (store: ${where}); API docs at /docs, console at /console`,
+  );
   // Start-up is complete: the signals go to the graceful stop from now on (a held one at once).
   startupDeadline.cancel();
   stopOnSignals(early.signals, app, logger, config.shutdownGraceMs, {
@@ -96,10 +99,12 @@ async function start(early: EarlyStart): Promise<void> {
   });
 }
 
-function fail(err: unknown): void {
+function fail(err: unknown, databaseUrl: string | null): void {
   const logger = new Logger('Ledger');
   // Refusals an operator fixes outside the ledger: one line, no stack.
-  if (
+  const missingDatabase = missingDatabaseLine(err, databaseUrl);
+  if (missingDatabase) logger.error(missingDatabase);
+  else if (
     err instanceof PortUnavailableError ||
     err instanceof InsufficientStorageError ||
     err instanceof IncompleteRestoreError

@@ -21,7 +21,7 @@ export interface LedgerServerSpec {
   readonly workerKeys: number;
   /** Entry point to run instead of this build's `dist/src/main.js` (the `--ledger-a` build). */
   readonly main?: string;
-  /** More environment configuration (README "Configuration"), e.g. `LEDGER_RATE_LIMIT`. */
+  /** More environment configuration (docs/configuration.md), e.g. `LEDGER_RATE_LIMIT`. */
   readonly env?: Readonly<Record<string, string>>;
 }
 
@@ -38,7 +38,7 @@ export interface LedgerServer {
 }
 
 /**
- * Starts `node dist/src/main.js` as a deployment does (README "Configuration"): environment
+ * Starts `node dist/src/main.js` as a deployment does (docs/configuration.md): environment
  * config only, auth enabled, the first admin key chosen with `LEDGER_ADMIN_TOKEN` (README
  * "Security": installed at start-up when the database has no such key). That admin creates the
  * worker keys through POST /v1/admin/keys. The per-key rate limit stays at its default; the

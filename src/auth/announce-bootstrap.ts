@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '@nestjs/common';
@@ -39,7 +39,10 @@ export function announceBootstrap(
     );
     return null;
   }
-  if (outcome.kind !== 'created') return null;
+  if (outcome.kind !== 'created') {
+    remindOfKeyFile(logger, options);
+    return null;
+  }
   if (options.interactive === false) {
     const file = writeKeyFile(options.dataDir ?? './data', outcome.token);
     logger.log(
@@ -63,6 +66,20 @@ export function announceBootstrap(
     ].join('\n'),
   );
   return null;
+}
+
+/**
+ * A first-admin-key file left in the data directory is a plaintext admin secret: every later
+ * start says so (naming the file, never the token) until it is deleted.
+ */
+function remindOfKeyFile(logger: Logger, options: AnnounceOptions): void {
+  const dataDir = options.dataDir ?? './data';
+  if (dataDir.startsWith('memory://')) return;
+  const file = join(dataDir, ADMIN_KEY_FILE);
+  if (existsSync(file))
+    logger.warn(
+      `${file} still holds the first admin token: once it is in a secret store, delete it (rm ${file})`,
+    );
 }
 
 /**

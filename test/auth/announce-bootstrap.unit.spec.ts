@@ -71,3 +71,22 @@ it('says nothing secret for keys from LEDGER_ADMIN_TOKEN or existing keys', () =
   expect(c.printed).toEqual([]);
   expect(c.logged).toEqual(['admin key k from LEDGER_ADMIN_TOKEN installed']);
 });
+
+it('on a later start, reminds to delete a first-admin-key file still in the data directory', () => {
+  writeFileSync(join(dir, ADMIN_KEY_FILE), `${token}\n`, { mode: 0o600 });
+  const warned: string[] = [];
+  const logger = { log: () => undefined, warn: (m: string) => warned.push(m) } as never;
+  announceBootstrap({ kind: 'existing-keys' }, logger, () => undefined, { interactive: false, dataDir: dir });
+  expect(warned).toEqual([
+    expect.stringContaining(`${join(dir, ADMIN_KEY_FILE)} still holds the first admin token`),
+  ]);
+  expect(warned[0]).toContain('delete it');
+  expect(warned[0]).not.toContain(token);
+});
+
+it('says nothing more when the file is gone', () => {
+  const warned: string[] = [];
+  const logger = { log: () => undefined, warn: (m: string) => warned.push(m) } as never;
+  announceBootstrap({ kind: 'existing-keys' }, logger, () => undefined, { interactive: false, dataDir: dir });
+  expect(warned).toEqual([]);
+});

@@ -1,7 +1,7 @@
 // `npm start`, as the README documents it, in a real child process: it stops on SIGTERM to its
 // pid (port freed, no process left behind, live subscriptions told) — also when the signal comes
-// during start-up —, refuses a taken port before creating anything, and keeps the first admin key
-// out of a non-terminal stdout.
+// during start-up —, refuses a taken port before creating anything and a missing database in one
+// line, keeps the first admin key out of a non-terminal stdout and reminds to delete its file.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,13 @@ afterAll(() => {
   }
   rmSync(temp, { recursive: true, force: true });
 });
+
+/** Paths under `dir` whose mode lets the group or others write. */
+function writableByOthers(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .map((e) => join(e.parentPath, e.name))
+    .filter((p) => (statSync(p).mode & 0o022) !== 0);
+}
 
 /** True when something accepts a TCP connection on 127.0.0.1:`port` now. */
 function accepting(port: number): Promise<boolean> {
@@ -72,6 +79,11 @@ it('SIGTERM to the pid of `npm start` stops the server: final SSE event, one log
   expect(statSync(keyFile).mode & 0o777).toBe(0o600);
   expect(ledger.output()).not.toContain(token);
   expect(ledger.output()).toContain(keyFile);
+  // The ready line names the console; no file of the new data directory is writable by others.
+  expect(ledger.output()).toMatch(
+    /listening on http:\/\/\S+ \(store: [^)]*\); API docs at \/docs, console at \/console/,
+  );
+  expect(writableByOthers(dataDir)).toEqual([]);
 
   const created = await fetch(`http://127.0.0.1:${port}/v1/admin/keys`, {
     method: 'POST',
@@ -100,6 +112,11 @@ it('SIGTERM to the pid of `npm start` stops the server: final SSE event, one log
   // The data directory lock was released: the same directory starts again, and keeps its key.
   const again = start({ PORT: String(port), LEDGER_DATA_DIR: dataDir });
   await again.waitFor(/listening on/);
+  // The key file is still there: every start reminds to delete it (naming the file, not the token).
+  expect(again.output()).toContain(
+    `${keyFile} still holds the first admin token: once it is in a secret store, delete it`,
+  );
+  expect(again.output()).not.toContain(token);
   const health = await fetch(`http://127.0.0.1:${port}/v1/admin/keys`, {
     headers: { authorization: `Bearer ${token}` },
   });
@@ -129,6 +146,22 @@ it('a port in use: one clear line, exit code 1, no database and no admin key cre
     await new Promise((resolve) => squatter.close(resolve));
   }
 }, 60_000);
+
+it('a missing PostgreSQL database: one line with its name and the createdb command, exit code 1', async () => {
+  const name = `ledger_missing_${process.pid}`;
+  const ledger = start({
+    PORT: String(await freePort()),
+    LEDGER_STORE: 'postgres',
+    DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${name}`,
+  });
+  expect((await ledger.exited).code).toBe(1);
+  const out = ledger.output();
+  expect(out).toContain(
+    // a JSON log line: the quotes around the name are escaped
+    `database \\"${name}\\" does not exist: create it with \`createdb -h 127.0.0.1 -p 5432 -U postgres ${name}\``,
+  );
+  expect(out).not.toMatch(/\n\s+at /); // no stack trace
+});
 
 it('a request that connects while the ledger boots is answered once it listens (not left hanging)', async () => {
   const port = await freePort();
