@@ -49,7 +49,7 @@ export interface CreateLedgerAppOptions {
 /**
  * Builds the ledger HTTP application (not yet listening): opens the configured event store
  * (installing its schema and the API key table), API key authentication on every /v1 route
- * before any body is read (README "Security"; create keys with `createAppApiKey(app, …)`),
+ * before any body is read (docs/security.md; create keys with `createAppApiKey(app, …)`),
  * on Fastify (`@nestjs/platform-fastify`), exact-JSON body parsing with size limits, problem+json errors,
  * class-validator DTO validation, and the OpenAPI document at /docs. Its HTTP server's requests
  * are tracked for a graceful stop (`HttpDrain.of(app.getHttpServer())`, used on SIGTERM).

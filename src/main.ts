@@ -9,7 +9,7 @@ import type { EarlyStart } from './run-ledger.js';
 const signals = holdStopSignals();
 
 /**
- * The server's entry point (README "Configuration"; `npm start` runs its bundle). Before the
+ * The server's entry point (docs/configuration.md; `npm start` runs its bundle). Before the
  * application's modules load (≈ 1 s of the main thread) it binds the port — when that fails, the
  * error is reported and nothing is created — and, for the embedded store, locks the data
  * directory and starts opening it (`openAhead`: a new one's copy of the initdb template on the

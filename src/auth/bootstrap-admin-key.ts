@@ -19,7 +19,7 @@ export type BootstrapOutcome =
   | { readonly kind: 'existing-keys' };
 
 /**
- * First-run key set-up of `npm start` (README "Security"). With `config.adminToken`
+ * First-run key set-up of `npm start` (docs/security.md). With `config.adminToken`
  * (LEDGER_ADMIN_TOKEN) that token becomes the admin `*` key unless its id exists already;
  * otherwise, when the key table is EMPTY, a new admin `*` key is created and returned so the
  * caller prints it once. Runs in one transaction under an advisory lock, so instances starting

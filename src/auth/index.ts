@@ -1,6 +1,6 @@
 /**
  * The auth module's public surface, for routes of other modules (projections, SSE, metrics) and
- * for code that starts the ledger in-process (tests, bench, demo). See README "Security".
+ * for code that starts the ledger in-process (tests, bench, demo). See docs/security.md.
  */
 export { ALL_TENANTS, ANONYMOUS_CALLER, canAccessTenant, type Caller, type TenantScope } from './caller.js';
 export { ROLES, isRole, type Role } from './role.js';

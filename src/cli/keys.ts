@@ -5,7 +5,7 @@ import { openKeyDatabase } from './open-key-database.js';
 
 /**
  * `npm run keys -- <command>`: API key management against the configured database (see
- * `npm run keys -- --help` and README "Security"). Exit status: 0 done, 1 refused (unknown or
+ * `npm run keys -- --help` and docs/security.md). Exit status: 0 done, 1 refused (unknown or
  * revoked key, bad input, database unreachable), 2 usage or configuration error.
  */
 async function main(argv: string[]): Promise<number> {

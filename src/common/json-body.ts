@@ -55,7 +55,7 @@ function continuesNumber(c: number): boolean {
  * Parses JSON without silently altering what the client sent: a number that a JavaScript double
  * cannot carry exactly (e.g. 12345678901234567890, or more digits than round-trip) is refused
  * rather than rounded, and duplicate member names are refused rather than last-wins
- * (RFC 8259 §4 leaves both to the implementation; the ledger never silently alters what was sent, README "Limits").
+ * (RFC 8259 §4 leaves both to the implementation; the ledger never silently alters what was sent, docs/security.md "Limits").
  * @throws ProblemException 400 `invalid-json`, or 400 `validation` (nested too deep).
  */
 export function parseExactJson(text: string): unknown {

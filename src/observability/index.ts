@@ -1,5 +1,5 @@
 /**
- * Observability of the ledger (README "Observability", docs/observability.md): pino JSON logs,
+ * Observability of the ledger (docs/observability.md): pino JSON logs,
  * request correlation and W3C trace context, OpenTelemetry spans. The tracing SDK itself starts
  * from the `--import` preload `tracing/register-tracing.ts`, not from here.
  */

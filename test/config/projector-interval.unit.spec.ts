@@ -1,4 +1,4 @@
-// LEDGER_PROJECTOR_INTERVAL_MS: least time between live projector batches (README "Configuration").
+// LEDGER_PROJECTOR_INTERVAL_MS: least time between live projector batches (docs/configuration.md).
 import { ConfigError } from '../../src/config/env-vars.js';
 import { loadConfig } from '../../src/config/ledger-config.js';
 import { projectorOptionsOf } from '../../src/projections/projector-options.js';

@@ -14,7 +14,7 @@ export const EVENTSTOREDB_DIFFERENCES: StoreDifferences = {
   readAllKeepsTruncatedEvents: true,
 };
 
-/** The one-line command that starts a real server for the real-server tests (README "Running on EventStoreDB"). */
+/** The one-line command that starts a real server for the real-server tests (docs/eventstoredb.md "Running on EventStoreDB"). */
 export const DOCKER_RUN =
   'docker run -d --name esdb-test -p 2113:2113 eventstore/eventstore:24.10 --insecure --run-projections=None --mem-db';
 

@@ -160,7 +160,7 @@ describe('worker processes SIGKILLed at every step boundary', () => {
         expect(history.filter((t: string) => t === 'DuplicateEffectDetected')).toEqual([]);
       }),
     );
-    // The path each kill point takes (documented in README "Security" "Fault survival").
+    // The path each kill point takes (documented in docs/security.md "Fault survival").
     const expected: Record<string, string[]> = {
       'after-claim': ['claim 201'], // nothing started: reclaimed as attempt 2
       'after-step-start': ['claim 409 awaiting-recovery', 'resolved not_found', 'claim 201'],

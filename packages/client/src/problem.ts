@@ -50,7 +50,7 @@ export function retryAfterMsOf(problem: Problem | null, headers: Headers | null,
   return fallbackMs;
 }
 
-/** The typed error of a refusal, by problem code (README "What each refusal means"). */
+/** The typed error of a refusal, by problem code (docs/security.md "What each refusal means"). */
 export function errorFromProblem(
   problem: Problem,
   request: string,

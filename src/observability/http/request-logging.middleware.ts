@@ -7,7 +7,7 @@ import { routeTemplateOf } from '../../common/route-template.js';
 /** Probe and scrape routes: logged at debug when they succeed (they arrive every few seconds). */
 const ROUTINE = /^\/(health(\/|$|\?)|metrics($|\?))/;
 
-/** The request-log line's fields (README "Observability"). */
+/** The request-log line's fields (docs/running.md "Observability"). */
 export interface RequestLogLine {
   /** The correlation id, as echoed in `X-Request-Id` (the line's first field). */
   readonly requestId: string;

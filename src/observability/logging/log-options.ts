@@ -16,7 +16,7 @@ export class LogConfigError extends Error {
 }
 
 /**
- * Log options from the environment (README "Observability"):
+ * Log options from the environment (docs/running.md "Observability"):
  * - `LEDGER_LOG_LEVEL` — one of {@link LOG_LEVELS}, default `info`;
  * - `LEDGER_LOG_FORMAT` — `json` or `pretty`; unset: pretty only when stdout is a terminal
  *   (`isTty`), so anything that collects stdout (a container runtime, systemd, a pipe) gets one

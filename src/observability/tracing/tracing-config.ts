@@ -1,5 +1,5 @@
 /**
- * Whether the OpenTelemetry SDK starts (README "Observability"): on when `LEDGER_TRACING=on`
+ * Whether the OpenTelemetry SDK starts (docs/running.md "Observability"): on when `LEDGER_TRACING=on`
  * (also `true`/`1`), or when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-only
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) names a collector; `LEDGER_TRACING=off` and the standard
  * `OTEL_SDK_DISABLED=true` switch it off whatever else is set. Off by default: no SDK, no hooks,

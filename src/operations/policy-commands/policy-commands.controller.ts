@@ -25,7 +25,7 @@ import {
 import { RunPolicyCommand } from './run-policy-command.command.js';
 
 /**
- * Commands on one operation decided under its action's policy (README "Recovery and operator
+ * Commands on one operation decided under its action's policy (docs/guide.md "Recovery and operator
  * workflows"): operator actions, recovery evidence, lease renewal. Operator actions record the
  * actor from the API key and a required reason in the stream.
  */

@@ -27,7 +27,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * One source intent: by operation id, or a key filled from the templates under the run's tenant
- * and validated like a claim's key (README "Operation identity": NFC, no control characters,
+ * and validated like a claim's key (docs/guide.md "Operation identity": NFC, no control characters,
  * at most 256 bytes; nothing is normalised silently). The operation id is the key's UUID v5.
  * @throws RowError naming the line and column (or key part).
  */

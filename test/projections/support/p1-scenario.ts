@@ -113,7 +113,7 @@ export async function expectConsistentAtCheckpoints(
 }
 
 /**
- * Scenario P1 (README "Tests"): seed thousands of operations, start the projectors
+ * Scenario P1 (docs/development.md "Tests"): seed thousands of operations, start the projectors
  * from zero while new operations keep arriving, kill the operations projector mid catch-up (its
  * batch transaction aborts, as in a crash), restart: every event applied, counts exact, a
  * re-applied event changes nothing, rebuild equals incremental.

@@ -20,7 +20,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const EDGE_SPACE = /^\p{White_Space}|\p{White_Space}$/u;
 
 /**
- * Checks one text part with the ledger's rules and messages (README "Operation identity"):
+ * Checks one text part with the ledger's rules and messages (docs/guide.md "Operation identity"):
  * non-empty string, ≤ 256 bytes of UTF-8, no control or invisible format characters (Unicode
  * Cc/Cf), no unpaired surrogates, no leading/trailing white space, Unicode NFC. Nothing is
  * trimmed or normalised: normalise with `s.normalize('NFC')` before building the key.
@@ -98,7 +98,7 @@ function percentEncode(part: string): string {
 
 /**
  * The canonical key `tenant/source/action/subject@revision`, each part percent-encoded outside
- * RFC 3986 unreserved (README "Operation identity"). @throws InvalidKeyError.
+ * RFC 3986 unreserved (docs/guide.md "Operation identity"). @throws InvalidKeyError.
  */
 export function canonicalKey(key: OperationKey): string {
   const k = validateKey(key);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Namespace of operation ids (README "Operation identity"): fixed forever, since changing it
+ * Namespace of operation ids (docs/guide.md "Operation identity"): fixed forever, since changing it
  * would change every operationId.
  */
 export const OPERATION_ID_NAMESPACE = '63eeae26-aca5-40f1-b1c3-d04d32d0e365';
