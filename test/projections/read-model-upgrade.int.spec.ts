@@ -1,0 +1,50 @@
+// Read-model tables created by an older version get the columns the feeds read when a newer
+// version installs them (ReadModel.upgradeTables, src/projections/core/generation-tables.ts).
+import { randomBytes } from 'node:crypto';
+import { PgliteEventStore } from '../../src/event-store/postgres/pglite-event-store.js';
+import { applySharedBatch } from '../../src/projections/core/apply-shared-batch.js';
+import { installReadModel } from '../../src/projections/core/generation-tables.js';
+import { projectionDatabaseFor } from '../../src/projections/core/open-projection-database.js';
+import { installProjectionSchema } from '../../src/projections/core/projection-schema.js';
+import { createReadModels } from '../../src/projections/read-models.js';
+import { pgliteSnapshot } from '../support/pglite-snapshot.js';
+import { readEverything } from './support/oracle.js';
+import { seedOperations } from './support/seed-operations.js';
+
+it('tables without the feed columns are upgraded at install, and their feeds then work', async () => {
+  const store = await PgliteEventStore.open({ loadDataDir: await pgliteSnapshot() });
+  const db = projectionDatabaseFor(store.executor);
+  try {
+    const models = createReadModels(store);
+    await installProjectionSchema(store.executor);
+    for (const model of models) await installReadModel(store.executor, model);
+    // The tables as the previous version created them.
+    await store.executor.exec(`
+      drop view ledger_rm_operations; drop view ledger_rm_metrics;
+      alter table ledger_rm_operations_g1 drop column last_event, drop column review_position, drop column review_previous;
+      alter table ledger_rm_metrics_g1 drop column last_event, drop column last_incremented;
+      create view ledger_rm_operations as select * from ledger_rm_operations_g1;
+      create view ledger_rm_metrics as select * from ledger_rm_metrics_g1;`);
+    for (const model of models) await installReadModel(store.executor, model);
+
+    await seedOperations(store, randomBytes(3).toString('hex'), 0, 5);
+    const events = await readEverything(store);
+    await applySharedBatch(db, models, events, 'test');
+    const tenants = new Set(events.map((e) => (e.data as { tenant?: string }).tenant).filter(Boolean));
+    const operations = models.find((m) => m.name === 'operations')!;
+    const metrics = models.find((m) => m.name === 'metrics')!;
+    const status = [];
+    const counted = [];
+    for (const tenant of tenants) {
+      status.push(...(await operations.readFeed(store.executor, 'operations', tenant!, -1n, 100)));
+      counted.push(...(await metrics.readFeed(store.executor, 'metrics', tenant!, -1n, 100)));
+    }
+    expect(status).toHaveLength(5);
+    expect(status.every((c) => typeof c.data.event === 'string')).toBe(true);
+    expect(counted.length).toBeGreaterThan(0);
+    expect(counted.every((c) => typeof c.data.event === 'string')).toBe(true);
+  } finally {
+    await db.close();
+    await store.close();
+  }
+}, 60_000);
