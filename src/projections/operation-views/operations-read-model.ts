@@ -113,6 +113,9 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
 alter table ${n.operations} add column if not exists last_event text,
   add column if not exists review_position bigint, add column if not exists review_previous jsonb;
 ${reviewFeedIndex(n)};
+update ${n.operations} o set review_position = o.last_position
+  from (select distinct operation_id from ${n.review_queue}) q
+ where o.operation_id = q.operation_id and o.review_position is null;
 `;
   }
 
@@ -211,6 +214,10 @@ ${reviewFeedIndex(n)};
         reviewPrevious: r.review_previous,
       });
     }
+    // Only an operation whose review entries ever changed has any (see upgradeTables for rows
+    // projected before review_position existed): most batches need no review read at all.
+    const reviewed = rows.filter((r) => r.review_position !== null).map((r) => r.operation_id);
+    if (reviewed.length === 0) return loaded;
     const review = await tx.queryPrepared<{
       operation_id: string;
       reason: string;
@@ -220,7 +227,7 @@ ${reviewFeedIndex(n)};
       `rm_load_${n.review_queue}`,
       `select operation_id::text, reason, to_char(since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as since, detail
          from ${n.review_queue} where operation_id = any($1::uuid[])`,
-      [ids],
+      [reviewed],
     );
     for (const r of review.rows) {
       loaded.get(r.operation_id)?.review.set(r.reason, reviewFingerprint(r.since, r.detail));
