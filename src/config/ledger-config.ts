@@ -83,8 +83,6 @@ export interface LedgerConfig {
    * Null: the database's default (PostgreSQL 50, PGlite 100; src/projections/projection-runtime.ts).
    */
   readonly projectorIntervalMs: number | null;
-  /** How long live-subscription changes are kept for resuming (Last-Event-ID), ms. */
-  readonly projectionChangeRetentionMs: number;
   /** Interval of the lease sweeper, ms; 0 turns it off in this process. */
   readonly sweepIntervalMs: number;
   /** Interval of the retention job, ms; 0 turns it off in this process. */
@@ -141,7 +139,6 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   projectorPollMs: 1000,
   projectorLockPollMs: 2000,
   projectorIntervalMs: null,
-  projectionChangeRetentionMs: 24 * 3600_000,
   sweepIntervalMs: 5_000,
   retentionIntervalMs: 600_000,
   policyFile: null,
@@ -163,7 +160,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
  * LEDGER_RATE_LIMIT (requests per key and window, 0 = off), LEDGER_RATE_LIMIT_WINDOW_MS,
  * LEDGER_MAX_SSE_PER_KEY, LEDGER_AUTH_CACHE_MS; projections: LEDGER_PROJECTOR (on|off, default on),
  * LEDGER_PROJECTOR_BATCH_SIZE (500), LEDGER_PROJECTOR_POLL_MS (1000),
- * LEDGER_PROJECTOR_LOCK_POLL_MS (2000), LEDGER_PROJECTION_CHANGE_RETENTION_MS (24 h); process:
+ * LEDGER_PROJECTOR_LOCK_POLL_MS (2000); process:
  * LEDGER_KEEP_ALIVE_TIMEOUT_MS (60000), LEDGER_SHUTDOWN_GRACE_MS (10000),
  * LEDGER_SSE_KEY_RECHECK_MS (2000); LEDGER_DISK_RESERVE_MIB (24, the embedded store's reserve).
  * @throws ConfigError naming the variable at fault.
@@ -286,13 +283,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
     projectorIntervalMs: env.LEDGER_PROJECTOR_INTERVAL_MS?.trim()
       ? intVar(env, 'LEDGER_PROJECTOR_INTERVAL_MS', 0, 0, 60_000)
       : DEFAULT_CONFIG.projectorIntervalMs,
-    projectionChangeRetentionMs: intVar(
-      env,
-      'LEDGER_PROJECTION_CHANGE_RETENTION_MS',
-      DEFAULT_CONFIG.projectionChangeRetentionMs,
-      60_000,
-      90 * 24 * 3600_000,
-    ),
     sweepIntervalMs: intVar(env, 'LEDGER_SWEEP_INTERVAL_MS', DEFAULT_CONFIG.sweepIntervalMs, 0, 3_600_000),
     retentionIntervalMs: intVar(
       env,

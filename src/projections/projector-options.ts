@@ -9,8 +9,7 @@ export interface WarnLogger {
 /**
  * Projection runtime options of a process from its configuration (LEDGER_PROJECTOR,
  * LEDGER_PROJECTOR_BATCH_SIZE, LEDGER_PROJECTOR_POLL_MS, LEDGER_PROJECTOR_LOCK_POLL_MS,
- * LEDGER_PROJECTOR_INTERVAL_MS (unset: the database's default),
- * LEDGER_PROJECTION_CHANGE_RETENTION_MS); projector failures are logged as warnings (they are
+ * LEDGER_PROJECTOR_INTERVAL_MS (unset: the database's default)); projector failures are logged as warnings (they are
  * retried).
  */
 export function projectorOptionsOf(
@@ -23,7 +22,6 @@ export function projectorOptionsOf(
     pollMs: config.projectorPollMs,
     lockPollMs: config.projectorLockPollMs,
     minIntervalMs: config.projectorIntervalMs ?? undefined,
-    changeRetentionMs: config.projectionChangeRetentionMs,
     onError: (model, error) =>
       logger.warn(
         `read model ${model}: ${error instanceof Error ? error.message : String(error)} (retrying)`,

@@ -1,12 +1,13 @@
 import type { EventStore, RecordedEvent } from '../../event-store/event-store.port.js';
-import type { SqlExecutor } from '../../event-store/sql-executor.js';
+import type { SqlExecutor, SqlQueryable } from '../../event-store/sql-executor.js';
 import { AUDIT_STREAM_PREFIX, OPERATION_STREAM_PREFIX } from '../../ledger/index.js';
-import type { FeedChange, ReadModel, TableNames } from '../core/read-model.js';
+import type { FeedChange, ReadModel, StoredChange, TableNames } from '../core/read-model.js';
+import { readConflictsFeed } from './conflicts-queries.js';
+import { CONFLICTS_FEED } from './conflict-row.js';
 import type { Column } from '../core/sql-rows.js';
 import { diffJson } from './json-diff.js';
 
-/** Feed of new payload conflicts. */
-export const CONFLICTS_FEED = 'conflicts';
+export { CONFLICTS_FEED } from './conflict-row.js';
 
 const COLUMNS: readonly Column[] = [
   { name: 'event_id', type: 'uuid' },
@@ -35,7 +36,7 @@ type Payloads = Map<string, Map<string, unknown>>;
  * ApprovalRequested event) against the incoming one (kept in the conflict event). The first
  * payload is read from the operation's decision stream in {@link prepare}: that event is older
  * and immutable, so the result is the same in a rebuild. `diff` is null when it is not stored.
- * Rows are keyed by event id, so a re-applied event changes nothing.
+ * Rows are keyed by event id, so a re-applied event changes nothing. The feed is the rows by position.
  */
 export class ConflictsReadModel implements ReadModel {
   readonly name = 'conflicts';
@@ -53,6 +54,16 @@ create table ${n.conflicts} (
 create index on ${n.conflicts} (tenant, position);
 create index on ${n.conflicts} (tenant, action, position);
 `;
+  }
+
+  readFeed(
+    sql: SqlQueryable,
+    _feed: string,
+    tenant: string,
+    after: bigint,
+    limit: number,
+  ): Promise<StoredChange[]> {
+    return readConflictsFeed(sql, tenant, after, limit);
   }
 
   async prepare(events: readonly RecordedEvent[]): Promise<Payloads> {
@@ -131,13 +142,7 @@ create index on ${n.conflicts} (tenant, action, position);
        on conflict (event_id) do nothing`,
       [JSON.stringify(rows)],
     );
-    return rows.map((row) => ({
-      feed: CONFLICTS_FEED,
-      position: BigInt(row.position),
-      tenant: row.tenant,
-      type: 'conflict',
-      data: presentConflictRow(row),
-    }));
+    return rows.map((row) => ({ feed: CONFLICTS_FEED, position: BigInt(row.position), tenant: row.tenant }));
   }
 }
 
@@ -145,27 +150,4 @@ create index on ${n.conflicts} (tenant, action, position);
 function decisionStreamOf(auditStream: string): string | null {
   if (!auditStream.startsWith(AUDIT_STREAM_PREFIX)) return null;
   return OPERATION_STREAM_PREFIX + auditStream.slice(AUDIT_STREAM_PREFIX.length);
-}
-
-/** A conflict row as the API and the feed show it. */
-export function presentConflictRow(row: Record<string, unknown>) {
-  return {
-    eventId: row.event_id,
-    position: String(row.position),
-    operationId: row.operation_id,
-    key: {
-      tenant: row.tenant,
-      source: row.source,
-      action: row.action,
-      subject: row.subject,
-      revision: Number(row.revision),
-    },
-    attempt: Number(row.attempt),
-    at: row.at instanceof Date ? row.at.toISOString() : new Date(String(row.at)).toISOString(),
-    workerId: row.worker_id ?? null,
-    existingFingerprint: row.existing_fingerprint,
-    incomingFingerprint: row.incoming_fingerprint,
-    diff: row.diff ?? null,
-    diffTruncated: row.diff_truncated === true,
-  };
 }

@@ -1,6 +1,5 @@
 import type { RecordedEvent } from '../../event-store/event-store.port.js';
 import type { SqlExecutor } from '../../event-store/sql-executor.js';
-import { writeChanges } from './change-log.js';
 import { checkpointStore } from './checkpoint-store.js';
 import type { ProjectionDatabase } from './projection-database.js';
 import { type ReadModel, tableNames } from './read-model.js';
@@ -22,9 +21,9 @@ export interface BatchOutcome {
 
 /**
  * Applies `events` (global order) to the LIVE tables of `model` in ONE transaction with the
- * checkpoint and the feed changes: locks the checkpoint row, keeps only events after it (so an
- * overlapping or repeated batch never applies an event twice), applies, records feed changes,
- * advances the checkpoint and announces the changes. A failure rolls all of it back.
+ * checkpoint: locks the checkpoint row, keeps only events after it (so an overlapping or repeated
+ * batch never applies an event twice), applies, advances the checkpoint and announces the
+ * changes (the feeds read the rows themselves). A failure rolls all of it back.
  */
 export async function applyLiveBatch(
   db: ProjectionDatabase,
@@ -39,7 +38,6 @@ export async function applyLiveBatch(
     const fresh = events.filter((e) => e.globalPosition > record.position);
     if (fresh.length === 0) return { applied: 0, position: record.position };
     const changes = await model.apply(tx, fresh, tableNames(model, record.generation), prepared);
-    await writeChanges(tx, changes);
     const last = fresh[fresh.length - 1]!;
     await checkpointStore.advance(tx, model.name, last.globalPosition, last.recordedAt, holder);
     if (changes.length > 0) await db.announceInTransaction(tx, model.name);
@@ -52,7 +50,7 @@ export async function applyLiveBatch(
  * Applies `events` to the SHADOW tables of a rebuild in one transaction with the shadow
  * checkpoint. Only events after the shadow checkpoint and at or before the live checkpoint are
  * applied: the shadow tables stop exactly where the live ones are, so the swap loses nothing and
- * the feeds (written by the live tables only) continue without a gap. No feed changes are written.
+ * the feeds (read from the live tables, whose rows carry the same positions) continue without a gap.
  * @returns null when the rebuild was cancelled or swapped meanwhile.
  */
 export async function applyShadowBatch(

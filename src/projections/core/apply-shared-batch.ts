@@ -1,19 +1,17 @@
 import type { RecordedEvent } from '../../event-store/event-store.port.js';
 import type { BatchOutcome, BeforeCommitHook } from './apply-batch.js';
-import { writeChanges } from './change-log.js';
 import { checkpointStore } from './checkpoint-store.js';
 import type { ProjectionDatabase } from './projection-database.js';
-import { type FeedChange, type ReadModel, tableNames } from './read-model.js';
+import { type ReadModel, tableNames } from './read-model.js';
 
 /**
  * Applies `events` (global order) to the LIVE tables of every read model in `models` in ONE
- * transaction with all their checkpoints and feed changes — the batch of {@link applyLiveBatch}
- * for several read models at once, so a batch costs one transaction (and one checkpoint update,
- * one feed-change insert) whatever the number of read models. Locks the checkpoint rows (name
+ * transaction with all their checkpoints — the batch of {@link applyLiveBatch}
+ * for several read models at once, so a batch costs one transaction (and one checkpoint update) whatever the number of read models. Locks the checkpoint rows (name
  * order); each read model applies only the events after ITS checkpoint (models may stand at
  * different positions; one with nothing new is left untouched). A failure in any read model —
  * including `beforeCommit`, called once per read model that applied events — rolls ALL of it back:
- * no rows, no feed changes, no checkpoint moved. `prepare` runs per read model before the
+ * no rows, no checkpoint moved. `prepare` runs per read model before the
  * transaction (it may read the event store).
  * @returns what each read model's part did, by name.
  */
@@ -32,7 +30,6 @@ export async function applySharedBatch(
       models.map((m) => m.name),
     );
     const outcomes = new Map<string, BatchOutcome>();
-    const changes: FeedChange[] = [];
     const moves: { name: string; position: bigint; lastEventAt: Date }[] = [];
     const announced: string[] = [];
     for (const model of models) {
@@ -44,13 +41,11 @@ export async function applySharedBatch(
       }
       const names = tableNames(model, record.generation);
       const own = await model.apply(tx, fresh, names, prepared.get(model.name));
-      changes.push(...own);
       if (own.length > 0) announced.push(model.name);
       const last = fresh[fresh.length - 1]!;
       moves.push({ name: model.name, position: last.globalPosition, lastEventAt: last.recordedAt });
       outcomes.set(model.name, { applied: fresh.length, position: last.globalPosition });
     }
-    await writeChanges(tx, changes);
     await checkpointStore.advanceMany(tx, moves, holder);
     for (const name of announced) await db.announceInTransaction(tx, name);
     for (const model of models) {

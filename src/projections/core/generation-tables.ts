@@ -29,7 +29,7 @@ async function pointViews(tx: SqlExecutor, model: ReadModel, generation: number)
 
 /**
  * Makes sure `model` has its `ledger_projections` row (checkpoint -1, generation 1), the tables of
- * its live generation and the views over them. Idempotent and safe from several processes (one
+ * its live generation (upgraded by {@link ReadModel.upgradeTables}) and the views over them. Idempotent and safe from several processes (one
  * transaction under an advisory lock per read model).
  */
 export async function installReadModel(executor: SqlExecutor, model: ReadModel): Promise<void> {
@@ -43,7 +43,12 @@ export async function installReadModel(executor: SqlExecutor, model: ReadModel):
     if (!(await tableExists(tx, names[model.tables[0]!]!))) {
       await tx.exec(model.createTables(names));
       await pointViews(tx, model, record.generation);
-    } else if (!(await tableExists(tx, viewName(model.tables[0]!)))) {
+      return;
+    }
+    const upgrade = model.upgradeTables?.(names);
+    if (upgrade) await tx.exec(upgrade);
+    // Re-pointed when missing or when the upgrade added columns (a view's `*` is fixed at creation).
+    if (upgrade || !(await tableExists(tx, viewName(model.tables[0]!)))) {
       await pointViews(tx, model, record.generation);
     }
   });

@@ -9,9 +9,8 @@ import type { Migration } from '../../event-store/sql/migration.js';
  *   position of the last applied event, -1 before the first), the generation of its live tables,
  *   who projects it, and an online rebuild in progress (`rebuild_generation`/`rebuild_position`:
  *   the shadow tables' own checkpoint). Positions are bigint: sparse and only ordered.
- * - `ledger_projection_changes`: the change log of every feed, keyed by `(feed, position)` = the
- *   event's global position, so a live subscriber resumes exactly after its `Last-Event-ID`.
- *   Rows are written in the same transaction as the read model and its checkpoint.
+ * - `ledger_projection_changes`: the change log of every feed until version 101 dropped it (the
+ *   feeds are read from the read models' rows, which carry their positions: docs/decisions.md).
  */
 export const projectionTablesMigration: Migration = {
   version: 100,
@@ -52,8 +51,22 @@ create index ledger_projection_changes_recorded_idx on ledger_projection_changes
 `,
 };
 
+/**
+ * Drops the change log: live subscriptions resume from the positions the read models' rows
+ * carry (`ReadModel.readFeed`), so no change is written twice. `changes_pruned_through` stays:
+ * a resume from before the last prune of the old log still gets `reset`.
+ */
+export const dropChangeLogMigration: Migration = {
+  version: 101,
+  name: 'drop the feed change log',
+  sql: `drop table if exists ledger_projection_changes;`,
+};
+
 /** The projection schema, in apply order. */
-export const PROJECTION_MIGRATIONS: readonly Migration[] = [projectionTablesMigration];
+export const PROJECTION_MIGRATIONS: readonly Migration[] = [
+  projectionTablesMigration,
+  dropChangeLogMigration,
+];
 
 /**
  * Installs or upgrades the shared projection tables (idempotent; safe from several processes).

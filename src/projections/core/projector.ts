@@ -3,7 +3,6 @@ import { rebuildStep } from '../rebuild/rebuild-step.js';
 import { applyLiveBatch, type BeforeCommitHook } from './apply-batch.js';
 import { applySharedBatch } from './apply-shared-batch.js';
 import type { ReadAll } from './page-cache.js';
-import { pruneChanges } from './change-log.js';
 import { checkpointStore } from './checkpoint-store.js';
 import { installReadModel } from './generation-tables.js';
 import type { ProjectionDatabase, ProjectionLock } from './projection-database.js';
@@ -39,8 +38,6 @@ export interface ProjectorOptions {
   readonly lockPollMs?: number;
   /** Wait after a read model's failed step before retrying it (events are never skipped). @defaultValue 1000 */
   readonly retryMs?: number;
-  /** Feed changes older than this are pruned by the holder. @defaultValue 24 h */
-  readonly changeRetentionMs?: number;
   /** Called with failures (the projector retries them). */
   readonly onError?: (model: string, error: unknown) => void;
   /** Test hook inside each batch transaction, before commit; throwing rolls the batch back. */
@@ -58,7 +55,6 @@ export interface ProjectorStatus {
   readonly lastError: string | null;
 }
 
-const PRUNE_EVERY_MS = 60_000;
 /** The holder refreshes `heartbeat_at` at least this often (ms) while it holds the lock. */
 const HEARTBEAT_MS = 5_000;
 /** See {@link Projector.holdLocks}, ms. */
@@ -72,7 +68,6 @@ interface Slot {
   lastError: string | null;
   /** When the state was last recorded on the read model's row (Date.now()). */
   lastMark: number;
-  lastPrune: number;
   /** When taking the lock was last tried (0: never). */
   lastLockTry: number;
   /** A failed read model is left alone until then (Date.now()). */
@@ -116,7 +111,6 @@ export class Projector {
       minIntervalMs: 0,
       lockPollMs: 1000,
       retryMs: 1000,
-      changeRetentionMs: 24 * 3600_000,
       ...options,
     };
     this.readAll = options.readAll ?? ((after, limit) => store.readAll(after, limit));
@@ -126,7 +120,6 @@ export class Projector {
       state: 'stopped',
       lastError: null,
       lastMark: 0,
-      lastPrune: 0,
       lastLockTry: 0,
       retryAt: 0,
     }));
@@ -277,7 +270,6 @@ export class Projector {
       const busy = await this.rebuild(slot, record);
       rebuilding ||= busy;
       await this.setState(slot, busy ? 'rebuilding' : full.has(slot) ? 'catching-up' : 'live');
-      await this.maybePrune(slot);
     }
     return full.size > 0 || rebuilding;
   }
@@ -360,12 +352,5 @@ export class Projector {
     slot.state = state;
     slot.lastMark = now;
     await checkpointStore.markHolder(this.db.executor, slot.model.name, this.o.instanceId, state);
-  }
-
-  private async maybePrune(slot: Slot): Promise<void> {
-    const now = Date.now();
-    if (now - slot.lastPrune < PRUNE_EVERY_MS) return;
-    slot.lastPrune = now;
-    await pruneChanges(this.db.executor, slot.model.name, slot.model.feeds, this.o.changeRetentionMs);
   }
 }

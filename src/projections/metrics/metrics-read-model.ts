@@ -1,12 +1,12 @@
 import type { RecordedEvent } from '../../event-store/event-store.port.js';
-import type { SqlExecutor } from '../../event-store/sql-executor.js';
-import type { FeedChange, ReadModel, TableNames } from '../core/read-model.js';
+import type { SqlExecutor, SqlQueryable } from '../../event-store/sql-executor.js';
+import type { FeedChange, ReadModel, StoredChange, TableNames } from '../core/read-model.js';
 import { type Column, upsertRows } from '../core/sql-rows.js';
 import { isOperationEvent } from '../operation-views/operation-fold.js';
-import { COUNTERS, type Counters, countersOf, presentCounters, zeroCounters } from './metric-counters.js';
+import { COUNTERS, type Counters, countersOf, zeroCounters } from './metric-counters.js';
+import { METRICS_FEED, readMetricsFeed } from './metrics-feed.js';
 
-/** Feed of metrics updates (one per counted event). */
-export const METRICS_FEED = 'metrics';
+export { METRICS_FEED } from './metrics-feed.js';
 
 /** Time buckets of the metrics read model (UTC). */
 export type BucketKind = 'hour' | 'day';
@@ -20,6 +20,11 @@ const COLUMNS: readonly Column[] = [
   ...COUNTERS.map((c) => ({ name: c, type: 'bigint' })),
   { name: 'last_position', type: 'bigint' },
 ];
+/** What the metrics feed shows of the last event counted in a bucket (nullable: added later). */
+const FEED_COLUMNS: readonly Column[] = [
+  { name: 'last_event', type: 'text' },
+  { name: 'last_incremented', type: 'jsonb' },
+];
 
 interface Bucket {
   tenant: string;
@@ -28,6 +33,8 @@ interface Bucket {
   bucketStart: string;
   counters: Counters;
   position: bigint;
+  lastEvent: string | null;
+  incremented: readonly string[] | null;
 }
 
 /** Start of the UTC hour or day containing `at` (ISO 8601). */
@@ -45,7 +52,9 @@ const keyOf = (tenant: string, action: string, kind: string, start: string) =>
  * The duplicate-prevented metrics: counters (see {@link COUNTERS}) per tenant, action and UTC
  * hour and day, bucketed by the event's server time `at`. Each bucket row keeps the position of
  * the last event counted in it; events are applied in global order, so an event at or before it
- * was already counted and is skipped (a re-applied event changes nothing).
+ * was already counted and is skipped (a re-applied event changes nothing). The feed is read from
+ * the hour buckets (each with its day bucket) by that position; a bucket also keeps the type of
+ * the last event counted and which counters it moved, for the feed.
  */
 export class MetricsReadModel implements ReadModel {
   readonly name = 'metrics';
@@ -56,10 +65,25 @@ export class MetricsReadModel implements ReadModel {
     return `
 create table ${n.metrics} (
   ${COLUMNS.map((c) => `${c.name} ${c.type}${c.type === 'bigint' ? ' not null default 0' : ' not null'}`).join(',\n  ')},
+  ${FEED_COLUMNS.map((c) => `${c.name} ${c.type}`).join(',\n  ')},
   primary key (tenant, action, bucket, bucket_start)
 );
 create index on ${n.metrics} (tenant, bucket, bucket_start);
 `;
+  }
+
+  upgradeTables(n: TableNames): string {
+    return `alter table ${n.metrics} ${FEED_COLUMNS.map((c) => `add column if not exists ${c.name} ${c.type}`).join(', ')};`;
+  }
+
+  readFeed(
+    sql: SqlQueryable,
+    _feed: string,
+    tenant: string,
+    after: bigint,
+    limit: number,
+  ): Promise<StoredChange[]> {
+    return readMetricsFeed(sql, tenant, after, limit);
   }
 
   async apply(tx: SqlExecutor, events: readonly RecordedEvent[], n: TableNames): Promise<FeedChange[]> {
@@ -88,7 +112,7 @@ create index on ${n.metrics} (tenant, bucket, bucket_start);
     for (const { event, counters, d } of counted) {
       const tenant = d.tenant as string;
       const action = actionOf(d);
-      const views: Record<string, unknown> = {};
+      let counted = false;
       for (const kind of BUCKET_KINDS) {
         const start = bucketStart(d.at as string, kind);
         const key = keyOf(tenant, action, kind, start);
@@ -99,22 +123,19 @@ create index on ${n.metrics} (tenant, bucket, bucket_start);
           bucketStart: start,
           counters: zeroCounters(),
           position: -1n,
+          lastEvent: null,
+          incremented: null,
         };
         if (event.globalPosition <= bucket.position) continue; // already counted
         for (const c of counters) bucket.counters[c] += 1;
         bucket.position = event.globalPosition;
+        bucket.lastEvent = event.type;
+        bucket.incremented = counters;
         buckets.set(key, bucket);
         touched.set(key, bucket);
-        views[kind] = { bucketStart: start, counters: presentCounters(bucket.counters) };
+        counted = true;
       }
-      if (Object.keys(views).length === 0) continue;
-      changes.push({
-        feed: METRICS_FEED,
-        position: event.globalPosition,
-        tenant,
-        type: 'metrics',
-        data: { action, event: event.type, incremented: counters, ...views },
-      });
+      if (counted) changes.push({ feed: METRICS_FEED, position: event.globalPosition, tenant });
     }
     const rows = [...touched.values()].map((b) => ({
       tenant: b.tenant,
@@ -123,11 +144,13 @@ create index on ${n.metrics} (tenant, bucket, bucket_start);
       bucket_start: b.bucketStart,
       ...b.counters,
       last_position: b.position.toString(),
+      last_event: b.lastEvent,
+      last_incremented: b.incremented,
     }));
     await upsertRows(
       tx,
       n.metrics!,
-      COLUMNS,
+      [...COLUMNS, ...FEED_COLUMNS],
       ['tenant', 'action', 'bucket', 'bucket_start'],
       rows,
       'last_position',
@@ -161,6 +184,8 @@ create index on ${n.metrics} (tenant, bucket, bucket_start);
         bucketStart: r.bucket_start!,
         counters,
         position: BigInt(r.last_position!),
+        lastEvent: null,
+        incremented: null,
       });
     }
     return buckets;

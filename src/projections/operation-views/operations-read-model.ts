@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../event-store/event-store.port.js';
-import type { SqlExecutor } from '../../event-store/sql-executor.js';
-import type { FeedChange, ReadModel, TableNames } from '../core/read-model.js';
+import type { SqlExecutor, SqlQueryable } from '../../event-store/sql-executor.js';
+import type { FeedChange, ReadModel, StoredChange, TableNames } from '../core/read-model.js';
 import { type Column, upsertRows } from '../core/sql-rows.js';
 import { stableJson } from '../core/stable-json.js';
 import {
@@ -11,12 +11,10 @@ import {
   restoreFold,
 } from './operation-fold.js';
 import { type ReviewItem, reviewItems } from './review-items.js';
-import { presentStatusRow, type StatusRow, statusRow } from './status-row.js';
+import { OPERATIONS_FEED, readReviewFeed, readStatusFeed, REVIEW_FEED } from './operations-feeds.js';
+import { type StatusRow, statusRow } from './status-row.js';
 
-/** Feed of status changes (one per event that changed a status row: decision and audit events). */
-export const OPERATIONS_FEED = 'operations';
-/** Feed of review-queue changes (one per event that changed an operation's queue entries). */
-export const REVIEW_FEED = 'review-queue';
+export { OPERATIONS_FEED, REVIEW_FEED } from './operations-feeds.js';
 
 const STATUS_COLUMNS: readonly Column[] = [
   { name: 'operation_id', type: 'uuid' },
@@ -41,6 +39,9 @@ const STATUS_COLUMNS: readonly Column[] = [
   { name: 'last_change', type: 'timestamptz' },
   { name: 'last_position', type: 'bigint' },
   { name: 'fold', type: 'jsonb' },
+  { name: 'last_event', type: 'text' },
+  { name: 'review_position', type: 'bigint' },
+  { name: 'review_previous', type: 'jsonb' },
 ];
 
 const REVIEW_COLUMNS: readonly Column[] = [
@@ -60,7 +61,18 @@ interface Loaded {
   fold: OperationFold;
   position: bigint;
   review: Map<string, string>; // reason → JSON of {since, detail}
+  /** Position of the last change of the operation's review entries (the review feed), or null. */
+  reviewPosition: string | null;
+  /** The reasons the operation had before that change (sorted). */
+  reviewPrevious: string[] | null;
 }
+
+/** A status row as written: the shown fields plus what the feeds read. */
+type WrittenRow = StatusRow & {
+  readonly last_event: string;
+  readonly review_position: string | null;
+  readonly review_previous: string[] | null;
+};
 
 /**
  * The operations read model: the status view (`operations`: one row per operation — key parts,
@@ -68,6 +80,9 @@ interface Loaded {
  * last change) and the review queue (`review_queue`: one row per operation and reason). The
  * reconciliation report is a query over the status view. Rows keep the domain fold, so each
  * batch loads the touched operations once, folds their events in memory and writes each row once.
+ * The feeds are read from the status rows: `last_position`/`last_event` for the status feed,
+ * `review_position`/`review_previous` (the last change of the operation's review entries) for the
+ * review feed, so a review entry's removal is seen although its row is gone.
  */
 export class OperationsReadModel implements ReadModel {
   readonly name = 'operations';
@@ -84,6 +99,7 @@ create table ${n.operations} (
 create index on ${n.operations} (tenant, last_position);
 create index on ${n.operations} (tenant, state, last_position);
 create index on ${n.operations} (tenant, action, first_seen);
+${reviewFeedIndex(n)};
 create table ${n.review_queue} (
   ${cols(REVIEW_COLUMNS)},
   primary key (operation_id, reason)
@@ -92,10 +108,33 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
 `;
   }
 
+  upgradeTables(n: TableNames): string {
+    return `
+alter table ${n.operations} add column if not exists last_event text,
+  add column if not exists review_position bigint, add column if not exists review_previous jsonb;
+${reviewFeedIndex(n)};
+update ${n.operations} o set review_position = o.last_position
+  from (select distinct operation_id from ${n.review_queue}) q
+ where o.operation_id = q.operation_id and o.review_position is null;
+`;
+  }
+
+  readFeed(
+    sql: SqlQueryable,
+    feed: string,
+    tenant: string,
+    after: bigint,
+    limit: number,
+  ): Promise<StoredChange[]> {
+    return feed === REVIEW_FEED
+      ? readReviewFeed(sql, tenant, after, limit)
+      : readStatusFeed(sql, tenant, after, limit);
+  }
+
   async apply(tx: SqlExecutor, events: readonly RecordedEvent[], n: TableNames): Promise<FeedChange[]> {
     const ids = [...new Set(events.map(operationIdOf).filter((id): id is string => id !== null))];
     const loaded = await this.load(tx, n, ids);
-    const rows = new Map<string, StatusRow>();
+    const rows = new Map<string, WrittenRow>();
     const reviewRows = new Map<
       string,
       { id: string; items: ReviewItem[]; position: bigint; row: StatusRow }
@@ -111,33 +150,33 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
       const row = statusRow(id, fold, event.globalPosition);
       if (!row) continue;
       const review = current?.review ?? new Map<string, string>();
-      loaded.set(id, { fold, position: event.globalPosition, review });
-      rows.set(id, row);
-      // Every change of the row reaches the feed — audit events too (they move the duplicate
-      // claim and payload conflict counters) — with the fields the REST row shows.
-      changes.push(
-        this.change(OPERATIONS_FEED, event, row, 'operation', {
-          event: event.type,
-          ...presentStatusRow(row),
-        }),
-      );
-      if (isAuditEvent(event)) continue; // the review queue does not depend on the counters
-      const items = reviewItems(fold);
-      const next = new Map(items.map((i) => [i.reason, reviewFingerprint(i.since, i.detail)]));
-      if (sameEntries(review, next)) continue;
-      loaded.set(id, { fold, position: event.globalPosition, review: next });
-      reviewRows.set(id, { id, items, position: event.globalPosition, row });
-      changes.push(
-        this.change(REVIEW_FEED, event, row, 'review', {
-          operationId: id,
-          key: presentStatusRow(row).key,
-          state: row.state,
-          change: review.size === 0 ? 'added' : next.size === 0 ? 'removed' : 'updated',
-          reasons: [...next.keys()],
-          previousReasons: [...review.keys()].sort(),
-          items: items.map((i) => ({ reason: i.reason, since: i.since, ...i.detail })),
-        }),
-      );
+      const state: Loaded = {
+        fold,
+        position: event.globalPosition,
+        review,
+        reviewPosition: current?.reviewPosition ?? null,
+        reviewPrevious: current?.reviewPrevious ?? null,
+      };
+      loaded.set(id, state);
+      changes.push(this.change(OPERATIONS_FEED, event, row));
+      // The review queue does not depend on the audit counters.
+      if (!isAuditEvent(event)) {
+        const items = reviewItems(fold);
+        const next = new Map(items.map((i) => [i.reason, reviewFingerprint(i.since, i.detail)]));
+        if (!sameEntries(review, next)) {
+          state.review = next;
+          state.reviewPosition = event.globalPosition.toString();
+          state.reviewPrevious = [...review.keys()].sort();
+          reviewRows.set(id, { id, items, position: event.globalPosition, row });
+          changes.push(this.change(REVIEW_FEED, event, row));
+        }
+      }
+      rows.set(id, {
+        ...row,
+        last_event: event.type,
+        review_position: state.reviewPosition,
+        review_previous: state.reviewPrevious,
+      });
     }
     await upsertRows(
       tx,
@@ -158,9 +197,12 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
       operation_id: string;
       fold: OperationFold;
       last_position: string;
+      review_position: string | null;
+      review_previous: string[] | null;
     }>(
       `rm_load_${n.operations}`,
-      `select operation_id::text, fold, last_position::text from ${n.operations} where operation_id = any($1::uuid[])`,
+      `select operation_id::text, fold, last_position::text, review_position::text, review_previous
+         from ${n.operations} where operation_id = any($1::uuid[])`,
       [ids],
     );
     for (const r of rows) {
@@ -168,8 +210,14 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
         fold: restoreFold(r.fold),
         position: BigInt(r.last_position),
         review: new Map(),
+        reviewPosition: r.review_position,
+        reviewPrevious: r.review_previous,
       });
     }
+    // Only an operation whose review entries ever changed has any (see upgradeTables for rows
+    // projected before review_position existed): most batches need no review read at all.
+    const reviewed = rows.filter((r) => r.review_position !== null).map((r) => r.operation_id);
+    if (reviewed.length === 0) return loaded;
     const review = await tx.queryPrepared<{
       operation_id: string;
       reason: string;
@@ -179,7 +227,7 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
       `rm_load_${n.review_queue}`,
       `select operation_id::text, reason, to_char(since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as since, detail
          from ${n.review_queue} where operation_id = any($1::uuid[])`,
-      [ids],
+      [reviewed],
     );
     for (const r of review.rows) {
       loaded.get(r.operation_id)?.review.set(r.reason, reviewFingerprint(r.since, r.detail));
@@ -217,15 +265,15 @@ create index on ${n.review_queue} (tenant, since, operation_id, reason);
     await upsertRows(tx, n.review_queue!, REVIEW_COLUMNS, ['operation_id', 'reason'], rows);
   }
 
-  private change(
-    feed: string,
-    event: RecordedEvent,
-    row: StatusRow,
-    type: string,
-    data: Record<string, unknown>,
-  ): FeedChange {
-    return { feed, position: event.globalPosition, tenant: row.tenant, type, data };
+  private change(feed: string, event: RecordedEvent, row: StatusRow): FeedChange {
+    return { feed, position: event.globalPosition, tenant: row.tenant };
   }
+}
+
+/** Partial index of the review feed (only operations whose review entries ever changed). */
+function reviewFeedIndex(n: TableNames): string {
+  return `create index if not exists ${n.operations}_review_feed on ${n.operations} (tenant, review_position)
+  where review_position is not null`;
 }
 
 function operationIdOf(event: RecordedEvent): string | null {

@@ -22,6 +22,22 @@ export interface StatusPage {
   readonly last: string | null;
 }
 
+/** The select list of a status row as {@link statusRowFromDb} takes it. */
+export const STATUS_SELECT = `operation_id::text as operation_id, tenant, source, action, subject, revision, state,
+  retryable, attempt, fingerprint, last_error, last_completed_step, destination_ref, duplicate_effects,
+  duplicate_claims, payload_conflicts, lease_worker, lease_expires_at, first_seen, last_change,
+  last_position::text as last_position, fold`;
+
+/** A status row as the driver returns {@link STATUS_SELECT} (times as Date or text) → as written. */
+export function statusRowFromDb(r: StatusRow): StatusRow {
+  return {
+    ...r,
+    lease_expires_at: iso(r.lease_expires_at),
+    first_seen: iso(r.first_seen)!,
+    last_change: iso(r.last_change)!,
+  };
+}
+
 /**
  * One page of the status view of a tenant, ordered by last change (projection order, newest
  * first by default), filtered by state, action, source, subject prefix and change time.
@@ -36,22 +52,12 @@ export async function queryStatus(sql: SqlQueryable, q: StatusQuery): Promise<St
     .addIf('last_change >= ?::timestamptz', q.changedSince);
   if (q.after !== undefined) f.add(`last_position ${q.order === 'asc' ? '>' : '<'} ?::text::bigint`, q.after);
   const { rows } = await sql.query<StatusRow>(
-    `select operation_id::text as operation_id, tenant, source, action, subject, revision, state, retryable, attempt,
-            fingerprint, last_error, last_completed_step, destination_ref, duplicate_effects, duplicate_claims,
-            payload_conflicts, lease_worker, lease_expires_at, first_seen, last_change,
-            last_position::text as last_position, fold
+    `select ${STATUS_SELECT}
        from ledger_rm_operations where ${f.where}
       -- Qualified: the text alias of the same name would sort as text ('999' > '1000').
       order by ledger_rm_operations.last_position ${q.order} limit ${f.param(q.limit + 1)}`,
     f.params,
   );
-  const page = rows.slice(0, q.limit).map((r) =>
-    presentStatusRow({
-      ...r,
-      lease_expires_at: iso(r.lease_expires_at),
-      first_seen: iso(r.first_seen)!,
-      last_change: iso(r.last_change)!,
-    }),
-  );
+  const page = rows.slice(0, q.limit).map((r) => presentStatusRow(statusRowFromDb(r)));
   return { items: page, last: rows.length > q.limit ? page[page.length - 1]!.position : null };
 }

@@ -1,4 +1,4 @@
-import type { StoredChange } from '../core/change-log.js';
+import type { StoredChange } from '../core/read-model.js';
 
 /** Filters a subscriber may set; every one given must match. */
 export interface ChangeFilter {

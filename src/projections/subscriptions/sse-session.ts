@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import type { SqlQueryable } from '../../event-store/sql-executor.js';
-import { readChanges, type StoredChange } from '../core/change-log.js';
+import type { StoredChange } from '../core/read-model.js';
 
 /** Options of one {@link SseSession}. Durations in milliseconds. */
 export interface SseSessionOptions {
   /** The Node.js response, taken over from the framework (nothing written to it yet). */
   readonly res: ServerResponse;
-  readonly sql: SqlQueryable;
+  /** Reads the feed's changes of the tenant after a position, oldest first, at most `limit`. */
+  readonly read: (after: bigint, limit: number) => Promise<StoredChange[]>;
   readonly feed: string;
   readonly tenant: string;
   /** Send changes after this position. */
@@ -15,7 +15,7 @@ export interface SseSessionOptions {
   readonly resumed: boolean;
   /** The read model's checkpoint now (sent with `ready`; the start position of a new subscriber). */
   readonly checkpoint: bigint;
-  /** Changes at or before this were pruned: a resume from before it gets `reset`. */
+  /** Changes at or before this cannot be answered: a resume from before it gets `reset`. */
   readonly prunedThrough: bigint;
   /** Which changes this subscriber wants (others are skipped, their positions still passed). */
   readonly filter: (change: StoredChange) => boolean;
@@ -32,10 +32,11 @@ const PAGE = 200;
 /**
  * One Server-Sent Events subscription to a feed (text/event-stream, WHATWG HTML §9.2): every
  * change of the tenant after the start position, oldest first, as `id: <global position>`,
- * `event: <type>`, `data: <JSON>`. A client that reconnects with `Last-Event-ID` gets exactly the
- * changes after that id — none missed, none twice — because the feed is a table keyed by position
- * written in the read model's own transaction. Woken by change signals, with a fallback poll;
- * honours back-pressure (waits for `drain`).
+ * `event: <type>`, `data: <JSON>`. A client that reconnects with `Last-Event-ID` gets every row
+ * changed after that id — none missed, none twice unless it changed again — in its latest state:
+ * the feed is read from the read model's rows, which carry the position of their last change and
+ * are committed with the checkpoint in position order (docs/api.md, Subscriptions). Woken by
+ * change signals, with a fallback poll; honours back-pressure (waits for `drain`).
  */
 export class SseSession {
   private after: bigint;
@@ -122,7 +123,7 @@ export class SseSession {
       do {
         this.dirty = false;
         for (;;) {
-          const changes = await readChanges(this.o.sql, this.o.feed, this.o.tenant, this.after, PAGE);
+          const changes = await this.o.read(this.after, PAGE);
           for (const change of changes) {
             if (this.closed) return;
             if (this.o.filter(change))

@@ -27,7 +27,7 @@ import { SseSession } from './sse-session.js';
 /**
  * Live subscriptions (Server-Sent Events) to read-model changes of one tenant. Each event's id
  * is the global position of the change (the checkpoint); reconnect with `Last-Event-ID` (or
- * `?lastEventId=`) to receive exactly the changes after it. A new subscriber first gets `ready`
+ * `?lastEventId=`) to receive every row changed after it, in its latest state. A new subscriber first gets `ready`
  * with the current checkpoint as its id; a resume from before pruned history gets `reset`.
  * Open subscriptions per API key are capped (429 `rate-limited`); each re-checks its key every
  * `sseKeyRecheckMs` and ends once the key is revoked.
@@ -153,12 +153,14 @@ export class SubscriptionsController {
     }
     const lastEventId = header !== undefined ? header.trim() : lastEventIdQuery;
     const record = await checkpointStore.load(this.runtime.db.executor, projection);
-    if (!record) throw new Error(`Read model ${projection} is not installed`);
+    const model = this.runtime.model(projection);
+    if (!record || !model) throw new Error(`Read model ${projection} is not installed`);
+    const sql = this.runtime.db.executor;
     const lease = this.limiter.acquire(caller);
     reply.hijack(); // the session writes the stream to the Node.js response
     const session: SseSession = new SseSession({
       res: reply.raw,
-      sql: this.runtime.db.executor,
+      read: (after, limit) => model.readFeed(sql, feed, tenant, after, limit),
       feed,
       tenant,
       after: lastEventId !== undefined ? BigInt(lastEventId) : record.position,
