@@ -43,6 +43,10 @@ try {
   delete manifest.scripts;
   delete manifest.devDependencies;
   manifest.bundleDependencies = ['@operation-ledger/client'];
+  // npm installs nothing for a bundled package: the client's own dependencies (undici) become the
+  // CLI's, which the bundled client finds by climbing node_modules.
+  const client = JSON.parse(readFileSync(join(root, 'packages/client/package.json'), 'utf8'));
+  manifest.dependencies = { ...manifest.dependencies, ...client.dependencies };
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const bundled = join(stage, 'node_modules/@operation-ledger/client');
   mkdirSync(bundled, { recursive: true });
