@@ -3,7 +3,14 @@ import type { SqlExecutor } from '../../event-store/sql-executor.js';
 import type { FeedChange, ReadModel, TableNames } from '../core/read-model.js';
 import { type Column, upsertRows } from '../core/sql-rows.js';
 import { isOperationEvent } from '../operation-views/operation-fold.js';
-import { COUNTERS, type Counters, countersOf, presentCounters, zeroCounters } from './metric-counters.js';
+import {
+  COUNTERS,
+  type Counters,
+  countersOf,
+  presentCounters,
+  weightOf,
+  zeroCounters,
+} from './metric-counters.js';
 
 /** Feed of metrics updates (one per counted event). */
 export const METRICS_FEED = 'metrics';
@@ -101,7 +108,7 @@ create index on ${n.metrics} (tenant, bucket, bucket_start);
           position: -1n,
         };
         if (event.globalPosition <= bucket.position) continue; // already counted
-        for (const c of counters) bucket.counters[c] += 1;
+        for (const c of counters) bucket.counters[c] += weightOf(event);
         bucket.position = event.globalPosition;
         buckets.set(key, bucket);
         touched.set(key, bucket);
