@@ -228,8 +228,12 @@ export class DecideAndAppend {
     }
   }
 
-  /** True when the stream has no event after `revision` (a read; nothing written). */
+  /**
+   * True when the stream is still at `revision` (a read, nothing written: the store's batched
+   * revision look-up where it has one, else a read of the events after it).
+   */
   private async unchangedSince(streamName: string, revision: bigint): Promise<boolean> {
+    if (this.store.currentRevision) return (await this.store.currentRevision(streamName)) === revision;
     const after = await this.store.read(streamName, { fromRevision: revision + 1n });
     return after.length === 0;
   }
