@@ -33,7 +33,7 @@ interface OpenWindow {
 @Injectable()
 export class DuplicateAudit implements BeforeApplicationShutdown {
   readonly #open = new Map<string, OpenWindow>();
-  readonly #windowMs: number;
+  #windowMs: number;
 
   constructor(
     private readonly writer: AuditWriter,
@@ -102,8 +102,10 @@ export class DuplicateAudit implements BeforeApplicationShutdown {
     await Promise.all(writes);
   }
 
-  /** Writes every pending count now (clean shutdown). */
+  /** Writes every pending count now (clean shutdown); from then on every duplicate on its own. */
   async beforeApplicationShutdown(): Promise<void> {
+    // duplicates still answered while the application stops are recorded one by one
+    this.#windowMs = 0;
     const flushes = [...this.#open.keys()].map((name) => this.flush(name));
     await Promise.allSettled(flushes);
   }

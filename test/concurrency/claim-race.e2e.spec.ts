@@ -41,9 +41,9 @@ it('64 concurrent claims of one new key: exactly one acquires', async () => {
   expect(row).toMatchObject({ operationId: id, state: 'in_progress', attempt: 1, duplicateClaims: 63 });
 });
 
-/** Duplicate claims recorded in `auditStream` (counts added up), once they reach `n` or after 10 s. */
+/** Duplicate claims recorded in `auditStream` (counts added up), once they reach `n` or after 30 s. */
 async function duplicatesCounted(auditStream: string, n: number): Promise<number> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const counted = (await ledger.store.read(auditStream))
       .filter((e) => e.type === 'DuplicateClaimPrevented')

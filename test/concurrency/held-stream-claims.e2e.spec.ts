@@ -29,7 +29,7 @@ async function duplicatesPrevented(ledger: TestLedger, id: string) {
 
 /** {@link duplicatesPrevented} once `n` duplicates are recorded (a window's count is recorded when it ends). */
 async function duplicatesPreventedOnce(ledger: TestLedger, id: string, n: number) {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const states = await duplicatesPrevented(ledger, id);
     if (states.length >= n || Date.now() > deadline) return states;
