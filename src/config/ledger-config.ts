@@ -46,6 +46,12 @@ export interface LedgerConfig {
   readonly maxPayloadBytes: number;
   /** Re-read/re-decide attempts after WrongExpectedVersion before answering 503. */
   readonly maxConcurrencyRetries: number;
+  /**
+   * Window of the coalesced audit of duplicate claims, ms (docs/domain.md "Audit of duplicate
+   * claims"): per operation, the first duplicate of a window is recorded at once, the next ones as
+   * one counted record when it ends; 0 records every duplicate on its own.
+   */
+  readonly duplicateAuditWindowMs: number;
   /** Store call timeout, ms (statement_timeout on PostgreSQL). */
   readonly storeTimeoutMs: number;
   /**
@@ -126,6 +132,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   maxPayloadBytes: 256 * 1024,
   maxConcurrentBatches: 4,
   maxConcurrencyRetries: 8,
+  duplicateAuditWindowMs: 10_000,
   storeTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   auth: 'enabled',
@@ -243,6 +250,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
       DEFAULT_CONFIG.maxConcurrencyRetries,
       1,
       100,
+    ),
+    duplicateAuditWindowMs: intVar(
+      env,
+      'LEDGER_DUPLICATE_AUDIT_WINDOW_MS',
+      DEFAULT_CONFIG.duplicateAuditWindowMs,
+      0,
+      3_600_000,
     ),
     storeTimeoutMs: intVar(env, 'LEDGER_STORE_TIMEOUT_MS', DEFAULT_CONFIG.storeTimeoutMs, 100, 600_000),
     requestTimeoutMs: intVar(

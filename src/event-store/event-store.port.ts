@@ -150,6 +150,13 @@ export interface EventStore {
    */
   peek?(streamName: string): readonly RecordedEvent[] | undefined;
 
+  /**
+   * Optional: the revision of the stream's last event as committed now (null: no such stream),
+   * without its events — for proving a {@link peek} copy current when nothing is written. Stores
+   * may answer calls that arrive together with one statement.
+   */
+  currentRevision?(streamName: string): Promise<bigint | null>;
+
   /** Releases connections. Idempotent. */
   close(): Promise<void>;
 }

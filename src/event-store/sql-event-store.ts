@@ -1,4 +1,4 @@
-import type { GroupCommitOptions } from './group-commit.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import {
   ANY,
   type AppendOptions,
@@ -24,6 +24,7 @@ import { type RecordedEventJson, toRecordedEvent } from './sql/recorded-event-js
 import { FIND_STREAM_NAME } from './sql/statements/find-stream-name.js';
 import { READ_ALL } from './sql/statements/read-all.js';
 import { READ_STREAM } from './sql/statements/read-stream.js';
+import { STREAM_REVISIONS } from './sql/statements/stream-revisions.js';
 import { TRUNCATE_BEFORE } from './sql/statements/truncate-before.js';
 
 const MAX_LIMIT = 2 ** 31 - 1;
@@ -33,6 +34,12 @@ const MAX_LIMIT = 2 ** 31 - 1;
  * adapter sets none: one batch at a time, 64 per batch.
  */
 export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxInFlight: 1, maxBatchSize: 64 };
+
+/**
+ * Revision look-ups ({@link SqlEventStore.currentRevision}) that arrive while one is running leave
+ * together as one statement: one at a time, up to 256 streams each.
+ */
+const REVISION_LOOKUPS: GroupCommitOptions = { maxInFlight: 1, maxBatchSize: 256 };
 
 /** Streams held with their events (`peek`: refused claims, streams written or read for a decision) by default. */
 export const DEFAULT_KNOWN_STREAMS = 4096;
@@ -96,6 +103,7 @@ export class SqlEventStore implements EventStore {
   readonly #newStreams: NewStreamAppends;
   readonly #revisionAppends: RevisionAppends;
   readonly #held: KnownStreams;
+  readonly #revisions: GroupCommit<string, bigint | null>;
   /** {@link sql} refusing every statement once the store is closing. */
   readonly #open: SqlExecutor;
 
@@ -113,6 +121,7 @@ export class SqlEventStore implements EventStore {
     const written = () => this.appendedHere();
     this.#newStreams = new NewStreamAppends(this.#open, this.#held, written, groupCommit);
     this.#revisionAppends = new RevisionAppends(this.#open, this.#held, written, groupCommit);
+    this.#revisions = new GroupCommit((names) => this.lookUpRevisions(names), REVISION_LOOKUPS);
   }
 
   /** The executor of this store's database, for other tables (projections) in the same database. */
@@ -237,6 +246,25 @@ export class SqlEventStore implements EventStore {
    */
   peek(streamName: string): readonly RecordedEvent[] | undefined {
     return this.#held.get(streamName)?.events;
+  }
+
+  /**
+   * The stream's revision as committed now (null: no stream): look-ups that arrive together are
+   * one `= any($1)` statement (a read: no transaction id, no commit record).
+   */
+  currentRevision(streamName: string): Promise<bigint | null> {
+    this.assertOpen();
+    return this.#revisions.submit(null, streamName);
+  }
+
+  private async lookUpRevisions(names: readonly string[]): Promise<(bigint | null)[]> {
+    const { rows } = await this.#open.queryPrepared<{ stream_name: string; stream_position: string }>(
+      STREAM_REVISIONS.name,
+      STREAM_REVISIONS.text,
+      [[...new Set(names)]],
+    );
+    const revisions = new Map(rows.map((r) => [r.stream_name, BigInt(r.stream_position)]));
+    return names.map((name) => revisions.get(name) ?? null);
   }
 
   close(): Promise<void> {

@@ -211,6 +211,13 @@ export type DuplicateClaimPrevented = Event<
     readonly workerId: string | null;
     readonly answer: DuplicateAnswer;
     readonly state: string;
+    /**
+     * How many duplicate claims this record stands for, answered between `firstAt` and `lastAt`
+     * (a coalesced record, see duplicate-window.ts); absent on a record of one duplicate.
+     */
+    readonly count?: number;
+    readonly firstAt?: string;
+    readonly lastAt?: string;
   }
 >;
 

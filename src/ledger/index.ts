@@ -25,3 +25,4 @@ export * from './checked.js';
 export * from './claim-command.js';
 export * from './supersession.js';
 export * from './decide-reconciliation.js';
+export * from './duplicate-window.js';

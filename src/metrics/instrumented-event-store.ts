@@ -30,6 +30,7 @@ export class InstrumentedEventStore implements EventStore {
       this.subscribeToAppends = (listener) => inner.subscribeToAppends!(listener);
     }
     if (inner.peek) this.peek = (streamName) => inner.peek!(streamName);
+    if (inner.currentRevision) this.currentRevision = (streamName) => inner.currentRevision!(streamName);
     registerStoreProbe(metrics, () => inner.read('health-check'));
   }
 
@@ -38,6 +39,9 @@ export class InstrumentedEventStore implements EventStore {
 
   /** Forwarded to the inner store when it has it. */
   readonly peek?: (streamName: string) => readonly RecordedEvent[] | undefined;
+
+  /** Forwarded to the inner store when it has it. */
+  readonly currentRevision?: (streamName: string) => Promise<bigint | null>;
 
   async append(
     streamName: string,

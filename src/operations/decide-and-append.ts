@@ -31,6 +31,7 @@ import {
   type LedgerSpanFields,
 } from '../observability/index.js';
 import { AuditWriter } from './audit-writer.js';
+import { DuplicateAudit } from './duplicate-audit.js';
 import type { RequestContext } from './request-context.js';
 
 /** A decision together with the state it led to. */
@@ -96,6 +97,7 @@ export class DecideAndAppend {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     private readonly audit: AuditWriter,
+    private readonly duplicates: DuplicateAudit,
   ) {}
 
   /**
@@ -178,8 +180,19 @@ export class DecideAndAppend {
       await this.writeAudit(target, decision);
     } else if (basis.held) {
       // Nothing appended proves the held copy current: the audit write carries the proof (stored
-      // only while the stream is still at that revision); without it, re-read and re-decide.
-      if (!(await this.writeAuditIfUnchanged(target, decision, revision!))) return { stood: false };
+      // only while the stream is still at that revision); without it, re-read and re-decide. A
+      // duplicate counted into an open window writes nothing now: a read of what follows the
+      // held revision proves the copy current instead.
+      const auditStream = auditStreamName(target.key);
+      if (this.duplicates.wouldCount(auditStream, decision.audit)) {
+        if (!(await this.unchangedSince(target.streamName, revision!))) return { stood: false };
+        await this.writeAudit(target, decision);
+      } else {
+        if (!(await this.writeAuditIfUnchanged(target, decision, revision!))) return { stood: false };
+        await this.duplicates.recorded(auditStream, decision.audit, (events) =>
+          toStoreEvents(events, target.ctx),
+        );
+      }
     } else {
       await this.writeAudit(target, decision);
     }
@@ -206,10 +219,23 @@ export class DecideAndAppend {
     return appended.nextExpectedRevision;
   }
 
+  /** Records the decision's audit events; duplicates through the coalescing window. */
   private async writeAudit({ key, ctx }: Target, decision: Decision<unknown>): Promise<void> {
     if (decision.audit.length > 0) {
-      await this.audit.write(auditStreamName(key), toStoreEvents(decision.audit, ctx));
+      await this.duplicates.record(auditStreamName(key), decision.audit, (events) =>
+        toStoreEvents(events, ctx),
+      );
     }
+  }
+
+  /**
+   * True when the stream is still at `revision` (a read, nothing written: the store's batched
+   * revision look-up where it has one, else a read of the events after it).
+   */
+  private async unchangedSince(streamName: string, revision: bigint): Promise<boolean> {
+    if (this.store.currentRevision) return (await this.store.currentRevision(streamName)) === revision;
+    const after = await this.store.read(streamName, { fromRevision: revision + 1n });
+    return after.length === 0;
   }
 
   /** False when there is no audit event to carry the proof, or the stream moved on. */

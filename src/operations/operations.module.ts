@@ -6,6 +6,7 @@ import { ClaimOperationHandler, ClaimService } from './claim/claim-operation.js'
 import { ClaimsController } from './claim/claims.controller.js';
 import { AuditWriter } from './audit-writer.js';
 import { DecideAndAppend } from './decide-and-append.js';
+import { DuplicateAudit } from './duplicate-audit.js';
 import { OperationLocator } from './operation-locator.js';
 import { PolicyCommandsController } from './policy-commands/policy-commands.controller.js';
 import { RunPolicyCommandHandler } from './policy-commands/run-policy-command.handler.js';
@@ -32,6 +33,7 @@ import { WorkerStepsController } from './worker-steps/worker-steps.controller.js
   ],
   providers: [
     AuditWriter,
+    DuplicateAudit,
     OperationLocator,
     DecideAndAppend,
     ClaimService,

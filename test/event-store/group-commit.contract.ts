@@ -57,6 +57,22 @@ export function describeGroupCommit(
     }, 30_000);
     afterAll(() => (options.keepOpen ? undefined : store?.close()));
 
+    it('answers revision look-ups arriving together with each stream as committed', async () => {
+      const streams = Array.from({ length: 30 }, () => streamName('gc-revision'));
+      for (const [i, stream] of streams.entries()) {
+        if (i % 3 !== 0) await store.append(stream, newEvents(1 + (i % 4)), NO_STREAM);
+      }
+      const revisions = await Promise.all([...streams, ...streams].map((s) => store.currentRevision(s)));
+      const expected = await Promise.all(
+        streams.map(async (s) => {
+          const events = await store.read(s);
+          return events.length === 0 ? null : events[events.length - 1]!.streamPosition;
+        }),
+      );
+      expect(revisions).toEqual([...expected, ...expected]);
+      expect(expected.filter((r) => r === null)).toHaveLength(10);
+    });
+
     it('answers a mixed burst of no_stream appends each as if it were alone', async () => {
       const existing = Array.from({ length: 10 }, () => ({
         stream: streamName('gc-existing'),

@@ -55,6 +55,11 @@ beforeAll(async () => {
     error: { code: 'rejected', message: 'bad VAT id' },
     retryable: false,
   });
+  // the second re-run of INV-1 is counted into its duplicate window: recorded when that ends
+  await waitFor(async () => {
+    const { body } = await c.get(`/v1/tenants/${T}/operations?limit=100`);
+    return body.items.some((r: any) => r.operationId === ids.confirmed && r.duplicateClaims === 2);
+  }, 'duplicate window recorded');
   await waitFor(async () => {
     const { body } = await c.get('/v1/projections');
     return body.projections.every((p: any) => p.lag.events === 0);

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../event-store/event-store.port.js';
+import { duplicateCount } from '../../ledger/index.js';
 
 /**
  * The duplicate-prevented counters, as column names of the metrics read model:
@@ -38,7 +39,16 @@ const ANSWER_COUNTER: Record<string, CounterName> = {
   awaiting_recovery: 'awaiting_recovery_refusals',
 };
 
-/** The counters one event increments (by one each); `[]` for events that count nothing. */
+/**
+ * How much one event adds to each of its counters: a coalesced `DuplicateClaimPrevented` counts
+ * the duplicates it stands for (its `count`, docs/domain.md "Audit of duplicate claims"), every
+ * other event one.
+ */
+export function weightOf(event: RecordedEvent): number {
+  return event.type === 'DuplicateClaimPrevented' ? duplicateCount(event.data as { count?: unknown }) : 1;
+}
+
+/** The counters one event increments (by {@link weightOf} each); `[]` for events that count nothing. */
 export function countersOf(event: RecordedEvent): CounterName[] {
   const d = event.data as Record<string, unknown>;
   switch (event.type) {

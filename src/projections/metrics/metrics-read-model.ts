@@ -3,7 +3,7 @@ import type { SqlExecutor, SqlQueryable } from '../../event-store/sql-executor.j
 import type { FeedChange, ReadModel, StoredChange, TableNames } from '../core/read-model.js';
 import { type Column, upsertRows } from '../core/sql-rows.js';
 import { isOperationEvent } from '../operation-views/operation-fold.js';
-import { COUNTERS, type Counters, countersOf, zeroCounters } from './metric-counters.js';
+import { COUNTERS, type Counters, countersOf, weightOf, zeroCounters } from './metric-counters.js';
 import { METRICS_FEED, readMetricsFeed } from './metrics-feed.js';
 
 export { METRICS_FEED } from './metrics-feed.js';
@@ -127,7 +127,7 @@ create index on ${n.metrics} (tenant, bucket, bucket_start);
           incremented: null,
         };
         if (event.globalPosition <= bucket.position) continue; // already counted
-        for (const c of counters) bucket.counters[c] += 1;
+        for (const c of counters) bucket.counters[c] += weightOf(event);
         bucket.position = event.globalPosition;
         bucket.lastEvent = event.type;
         bucket.incremented = counters;

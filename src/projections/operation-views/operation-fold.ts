@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../../event-store/event-store.port.js';
 import {
   AUDIT_STREAM_PREFIX,
+  duplicateCount,
   evolve,
   initialState,
   OPERATION_STREAM_PREFIX,
@@ -88,7 +89,7 @@ export function foldEvent(fold: OperationFold | null, event: RecordedEvent): Ope
   if (isAuditEvent(event)) {
     if (!fold) return null;
     return event.type === 'DuplicateClaimPrevented'
-      ? { ...fold, duplicateClaims: fold.duplicateClaims + 1 }
+      ? { ...fold, duplicateClaims: fold.duplicateClaims + duplicateCount(event.data as { count?: unknown }) }
       : { ...fold, payloadConflicts: fold.payloadConflicts + 1 };
   }
   const before = fold ?? {

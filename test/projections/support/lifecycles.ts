@@ -96,6 +96,20 @@ export function lifecycleAppends(tag: string, index: number, lifecycle: Lifecycl
     decide('OutcomeUnknown', { ...base(attempt), reason, detail: null, unfinishedSteps: steps });
   const duplicate = (attempt: number, answer: string, state: string) =>
     audit('DuplicateClaimPrevented', { ...base(attempt), fingerprint, workerId: 'w-dup', answer, state });
+  /** A coalesced record of `count` duplicates of one window (docs/domain.md "Audit of duplicate claims"). */
+  const duplicates = (attempt: number, answer: string, state: string, count: number) => {
+    const first = base(attempt);
+    audit('DuplicateClaimPrevented', {
+      ...first,
+      fingerprint,
+      workerId: 'w-dup',
+      answer,
+      state,
+      count,
+      firstAt: first.at,
+      lastAt: at(),
+    });
+  };
 
   const operator = (type: string, attempt: number, extra: object = {}) =>
     decide(type, { ...base(attempt), actor: 'ops:eva', reason: 'reviewed', ...extra });
@@ -188,6 +202,7 @@ export function lifecycleAppends(tag: string, index: number, lifecycle: Lifecycl
       decide('StepCompleted', { ...base(1), step: 'create', outputs: { id: index } });
       confirm(1, `REC-${index}`);
       duplicate(1, 'replayed', 'confirmed');
+      duplicates(1, 'replayed', 'confirmed', 2 + (index % 4));
       break;
     case 'retried':
       decide('OperationFailed', {

@@ -26,7 +26,7 @@ export function expectedOperations(events: readonly RecordedEvent[]): Map<string
   for (const e of events) {
     const d = e.data as { operationId: string; tenant: string };
     const op = ops.get(d.operationId);
-    if (e.type === 'DuplicateClaimPrevented') op!.duplicateClaims++;
+    if (e.type === 'DuplicateClaimPrevented') op!.duplicateClaims += countOf(e.data);
     else if (e.type === 'PayloadConflictDetected') op!.payloadConflicts++;
     else {
       const state = evolve(op?.state ?? initialState, {
@@ -46,8 +46,11 @@ export function expectedOperations(events: readonly RecordedEvent[]): Map<string
 
 /** Expected duplicate-prevented totals of one tenant, counted from event types (not the projection's code). */
 export function expectedTotals(events: readonly RecordedEvent[], tenant: string): Record<string, number> {
+  // a coalesced DuplicateClaimPrevented stands for `count` duplicates (docs/domain.md)
   const of = (type: string, pred: (d: Record<string, unknown>) => boolean = () => true) =>
-    events.filter((e) => e.type === type && e.data.tenant === tenant && pred(e.data)).length;
+    events
+      .filter((e) => e.type === type && e.data.tenant === tenant && pred(e.data))
+      .reduce((n, e) => n + countOf(e.data), 0);
   return {
     claims: of('OperationClaimed'),
     duplicateClaimsPrevented: of('DuplicateClaimPrevented'),
@@ -62,4 +65,10 @@ export function expectedTotals(events: readonly RecordedEvent[], tenant: string)
       of('RecoveryEvidenceSubmitted', (d) => d.verdict === 'found' || d.verdict === 'not_found'),
     duplicateEffects: of('DuplicateEffectDetected'),
   };
+}
+
+/** Duplicates an audit record stands for: its `count` when it is a positive integer, else 1. */
+function countOf(data: Record<string, unknown>): number {
+  const count = data.count;
+  return typeof count === 'number' && Number.isInteger(count) && count >= 1 ? count : 1;
 }
