@@ -11,7 +11,6 @@ export const SERVER_BUNDLE_EXTERNALS = [
   'pg',
   'pg-native',
   'pino',
-  'pino-http',
   'pino-pretty',
   'swagger-ui-dist',
   '@nestjs/microservices',
