@@ -121,7 +121,7 @@ export class SqlEventStore implements EventStore {
     const written = () => this.appendedHere();
     this.#newStreams = new NewStreamAppends(this.#open, this.#held, written, groupCommit);
     this.#revisionAppends = new RevisionAppends(this.#open, this.#held, written, groupCommit);
-    this.#revisions = new GroupCommit((names) => this.lookUpRevisions(names), REVISION_LOOKUPS);
+    this.#revisions = new GroupCommit((names) => this.#lookUpRevisions(names), REVISION_LOOKUPS);
   }
 
   /** The executor of this store's database, for other tables (projections) in the same database. */
@@ -257,7 +257,7 @@ export class SqlEventStore implements EventStore {
     return this.#revisions.submit(null, streamName);
   }
 
-  private async lookUpRevisions(names: readonly string[]): Promise<(bigint | null)[]> {
+  async #lookUpRevisions(names: readonly string[]): Promise<(bigint | null)[]> {
     const { rows } = await this.#open.queryPrepared<{ stream_name: string; stream_position: string }>(
       STREAM_REVISIONS.name,
       STREAM_REVISIONS.text,
