@@ -74,6 +74,9 @@ export async function startTestLedger(
     // need them call sweepOnce()/compactOnce() or set an interval.
     sweepIntervalMs: 0,
     retentionIntervalMs: 0,
+    // Duplicate-claim audit windows of a second coalesce as the default's do, without a test that
+    // counts recorded duplicates waiting out a 10 s window (docs/domain.md "Audit of duplicate claims").
+    duplicateAuditWindowMs: 1_000,
     ...overrides,
   };
   if (requested === 'postgres' && !overrides.databaseUrl) {
