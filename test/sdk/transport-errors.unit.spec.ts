@@ -32,3 +32,8 @@ it('a baseUrl ending in /v1 is refused at construction, saying what to give', ()
     'http://127.0.0.1:3000',
   );
 });
+
+it('a baseUrl that is not an http(s) URL is refused saying what was given (an empty LEDGER_URL, say)', () => {
+  expect(() => new LedgerClient({ baseUrl: '' })).toThrow(/baseUrl must be an http\(s\) URL.*got ""/);
+  expect(() => new LedgerClient({ baseUrl: 'localhost:3000' })).toThrow(/got "localhost:3000"/);
+});

@@ -74,7 +74,10 @@ export class Transport {
   private readonly traceContext: TransportOptions['traceContext'];
 
   constructor(options: TransportOptions) {
-    if (!/^https?:\/\//.test(options.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
+    if (!/^https?:\/\//.test(options.baseUrl))
+      throw new TypeError(
+        `baseUrl must be an http(s) URL such as http://127.0.0.1:3000, got ${JSON.stringify(options.baseUrl)}`,
+      );
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     if (/\/v1$/.test(this.baseUrl))
       throw new TypeError(
