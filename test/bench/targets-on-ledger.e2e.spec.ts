@@ -1,4 +1,4 @@
-// Benchmark operations against a real ledger. The one-step job (issue 12's round-trip
+// Benchmark operations against a real ledger. The one-step job (the round-trip
 // shortcuts): the raw HTTP target of bench:http, its SDK twin (which bench:claims' HTTP path runs
 // too) and the in-process scenario of bench:claims must each leave confirmed operations with the
 // step completed, in the number of requests its row claims. bench:claims' HTTP duplicates repeat
