@@ -251,7 +251,9 @@ export function describeGroupCommit(
       const grouped = new SqlEventStore(counting, async () => {}, {
         groupCommit: { maxInFlight: 1, maxBatchSize: 64 },
       });
-      const next = streams.map(() => newEvents(2, 'Next'));
+      // data that array literals must escape: quotes, backslashes, braces, commas, NULL, non-ASCII
+      const awkward = { text: 'a "quoted" \\ back\\slash, {braces}, NULL, ü 😀', list: ['{}', ','] };
+      const next = streams.map(() => newEvents(2, 'Next').map((e) => ({ ...e, data: awkward })));
 
       // the first leaves alone at once; the other seven wait for it and leave as one group
       const settled = await Promise.all(
@@ -271,6 +273,7 @@ export function describeGroupCommit(
         }
         expect(ids(stored)).toEqual([...ids(first[i]!), ...ids(next[i]!)]);
         expect(stored.map((e) => e.streamPosition)).toEqual([0n, 1n, 2n]);
+        expect(stored.slice(1).map((e) => e.data)).toEqual([awkward, awkward]);
         expect(settled[i]).toEqual({
           nextExpectedRevision: 2n,
           firstGlobalPosition: stored[1]!.globalPosition,
