@@ -5,7 +5,8 @@
 import { Writable } from 'node:stream';
 import middie from '@fastify/middie';
 import Fastify from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import {
   createLogger,
@@ -129,5 +130,45 @@ describe('requestLogging', () => {
       .send({ destinationRef: 'D-1' });
     expect(debug.lines[0]).toMatchObject({ route: '/health', level: 'debug' });
     expect(debug.lines[1]!.body).toEqual({ destinationRef: 'D-1' });
+  });
+
+  it('scrubs a token sent in the path or as the X-Request-Id from the line, as every other line is scrubbed', async () => {
+    const { app, lines } = appWith('info');
+    await request(app)
+      .get(`/v1/${TOKEN}?x=1`)
+      .set('authorization', `Bearer ${TOKEN}`)
+      .set('x-request-id', TOKEN);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ route: 'unmatched', status: 404 });
+    expect(lines[0]!.path).toBe('/v1/olk_0123456789abcdef01234567_[redacted]');
+    expect(lines[0]!.requestId).toBe('olk_0123456789abcdef01234567_[redacted]');
+    expect(JSON.stringify(lines)).not.toContain('S'.repeat(43));
+  });
+
+  it('logs a request whose client went away before an answer as aborted, not as a 200', async () => {
+    const { app, lines } = appWith('info');
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', resolve));
+      socket.write(
+        'POST /v1/operations/6f1c/confirm HTTP/1.1\r\nHost: x\r\nX-Request-Id: gone-1\r\n' +
+          `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"dest`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      socket.destroy();
+      for (let i = 0; i < 50 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      requestId: 'gone-1',
+      aborted: true,
+      msg: 'POST /v1/operations/:operationId/confirm aborted',
+    });
+    expect(lines[0]!.status).not.toBe(200);
   });
 });

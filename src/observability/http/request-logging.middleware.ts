@@ -3,9 +3,16 @@ import type { Logger } from 'pino';
 import { correlationOf } from './correlation.js';
 import type { NodeMiddleware } from '../../common/node-middleware.js';
 import { routeTemplateOf } from '../../common/route-template.js';
+import { scrubSecrets } from '../logging/redaction.js';
 
 /** Probe and scrape routes: logged at debug when they succeed (they arrive every few seconds). */
 const ROUTINE = /^\/(health(\/|$|\?)|metrics($|\?))/;
+
+/**
+ * The status logged for a request whose client closed the connection before any answer was sent:
+ * 499, nginx's "client closed request", so such a line is never read as a success.
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /** The request-log line's fields (docs/running.md "Observability"). */
 export interface RequestLogLine {
@@ -17,7 +24,13 @@ export interface RequestLogLine {
   readonly route: string;
   /** The path without its query, only when no route matched (`route` is `unmatched`). */
   readonly path?: string;
+  /**
+   * The answer's status; {@link CLIENT_CLOSED_REQUEST} when the client went away before any
+   * answer was sent (then `aborted` is true).
+   */
   readonly status: number;
+  /** True when the connection closed before an answer was sent. */
+  readonly aborted?: boolean;
   /** Milliseconds from the request's arrival to its last byte (or the connection's close). */
   readonly ms: number;
   /** Id of the API key (never its secret); absent when the request was not authenticated. */
@@ -46,19 +59,24 @@ type LoggedRequest = IncomingMessage & { caller?: { keyId?: string }; originalUr
 export function requestLogging(logger: Logger): NodeMiddleware {
   const plain = logger.child({}, { redact: [] });
   const write = (req: LoggedRequest, res: ServerResponse, ms: number): void => {
-    const status = res.statusCode;
+    const aborted = !res.headersSent && !res.writableFinished;
+    const status = aborted ? CLIENT_CLOSED_REQUEST : res.statusCode;
     const level = status >= 500 ? 'error' : status < 400 && ROUTINE.test(req.url ?? '') ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     const c = correlationOf(req);
     const route = routeTemplateOf(req);
     // Absent fields stay undefined: pino leaves them out, and the order is that of the docs.
+    // The request id and an unmatched path are the client's own text: a token sent there is
+    // scrubbed as in every other line (the rest of the line holds no credential by construction).
     const line: { -readonly [K in keyof RequestLogLine]: RequestLogLine[K] } = {
-      requestId: c.correlationId,
+      requestId: scrubSecrets(c.correlationId),
       traceId: c.traceId ?? undefined,
       method: req.method ?? '',
       route,
-      path: route === 'unmatched' ? (req.originalUrl ?? req.url ?? '').split('?')[0] : undefined,
+      path:
+        route === 'unmatched' ? scrubSecrets((req.originalUrl ?? req.url ?? '').split('?')[0]!) : undefined,
       status,
+      aborted: aborted || undefined,
       ms,
       keyId: req.caller?.keyId || undefined,
       body: req.body !== undefined && logger.isLevelEnabled('debug') ? req.body : undefined,
@@ -66,7 +84,7 @@ export function requestLogging(logger: Logger): NodeMiddleware {
     const err = (res as { err?: unknown }).err;
     if (status >= 500 && err instanceof Error) line.err = err;
     const via = line.body === undefined && line.err === undefined ? plain : logger;
-    via[level](line, `${line.method} ${route} ${status}`);
+    via[level](line, `${line.method} ${route} ${aborted ? 'aborted' : status}`);
   };
   return (req, res, next) => {
     const start = Date.now();
