@@ -1,10 +1,11 @@
-import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { LEDGER_CONFIG } from '../config/config.token.js';
 import type { LedgerConfig } from '../config/ledger-config.js';
 import type { EventToAppend } from '../event-store/event-store.port.js';
 import {
   decideDuplicateAudit,
+  duplicateCount,
   flushDuplicateWindow,
   type AuditEvent,
   type DuplicateWindow,
@@ -21,6 +22,19 @@ interface OpenWindow {
   timer: NodeJS.Timeout | null;
 }
 
+/** A window's record the store refused when the window ended, written again later. */
+interface UnwrittenRecord {
+  readonly streamName: string;
+  /** The same events (same ids) every time, so a write that did land is not stored twice. */
+  readonly events: EventToAppend[];
+  readonly count: number;
+  delayMs: number;
+  timer: NodeJS.Timeout | null;
+}
+
+/** Longest wait between two writes of a refused window record, ms. */
+const MAX_RETRY_DELAY_MS = 30_000;
+
 /**
  * The coalesced audit of duplicate claims (docs/domain.md "Audit of duplicate claims"): keeps,
  * per audit stream, the window decided by `decideDuplicateAudit` (src/ledger/duplicate-window.ts)
@@ -28,12 +42,17 @@ interface OpenWindow {
  * one record when the window ends (a timer), and every pending count is written before the
  * application shuts down cleanly (`beforeApplicationShutdown`, while the store is still open). A
  * crash loses the counts pending then — at most one window's worth per operation; the first
- * duplicate of every window is stored before its answer is given.
+ * duplicate of every window is stored before its answer is given. A record the store refuses when
+ * its window ends (down, full, timed out) is logged at error and written again — after the window's
+ * length, then twice as long each time up to {@link MAX_RETRY_DELAY_MS} — and once more at shutdown.
  */
 @Injectable()
 export class DuplicateAudit implements BeforeApplicationShutdown {
   readonly #open = new Map<string, OpenWindow>();
+  readonly #unwritten = new Set<UnwrittenRecord>();
+  readonly #log = new Logger('DuplicateAudit');
   #windowMs: number;
+  readonly #firstRetryMs: number;
 
   constructor(
     private readonly writer: AuditWriter,
@@ -41,6 +60,7 @@ export class DuplicateAudit implements BeforeApplicationShutdown {
     @Inject(LEDGER_CONFIG) config: LedgerConfig,
   ) {
     this.#windowMs = config.duplicateAuditWindowMs;
+    this.#firstRetryMs = Math.max(1, Math.min(config.duplicateAuditWindowMs, MAX_RETRY_DELAY_MS));
   }
 
   /**
@@ -108,13 +128,26 @@ export class DuplicateAudit implements BeforeApplicationShutdown {
     this.#windowMs = 0;
     const flushes = [...this.#open.keys()].map((name) => this.flush(name));
     await Promise.allSettled(flushes);
+    const retries = [...this.#unwritten].map(async (r) => {
+      if (r.timer) clearTimeout(r.timer);
+      r.timer = null;
+      try {
+        await this.writer.write(r.streamName, r.events);
+        this.#unwritten.delete(r);
+      } catch (err) {
+        this.#log.error(
+          `${r.count} duplicate claims of ${r.streamName} lost: the store refused their record at shutdown (${String(err)})`,
+        );
+      }
+    });
+    await Promise.all(retries);
   }
 
   private arm(streamName: string, entry: OpenWindow): void {
     if (entry.timer) return;
     entry.timer = setTimeout(() => {
       entry.timer = null;
-      void this.flush(streamName).catch(() => undefined);
+      void this.flush(streamName);
     }, this.#windowMs);
     entry.timer.unref();
   }
@@ -131,6 +164,35 @@ export class DuplicateAudit implements BeforeApplicationShutdown {
     const toStore = entry.pendingToStore;
     if (entry.timer) clearTimeout(entry.timer);
     this.#open.delete(streamName);
-    if (record && toStore) await this.writer.write(streamName, toStore([record]));
+    if (!record || !toStore) return;
+    const unwritten: UnwrittenRecord = {
+      streamName,
+      events: toStore([record]),
+      count: duplicateCount(record.data),
+      delayMs: this.#firstRetryMs,
+      timer: null,
+    };
+    await this.write(unwritten);
+  }
+
+  /** Writes `r`; when the store refuses it, logs that and tries again later (see the class). */
+  private async write(r: UnwrittenRecord): Promise<void> {
+    try {
+      await this.writer.write(r.streamName, r.events);
+      this.#unwritten.delete(r);
+    } catch (err) {
+      this.#unwritten.add(r);
+      this.#log.error(
+        `${r.count} duplicate claims of ${r.streamName} not recorded yet: the store refused their record ` +
+          `(${String(err)}); trying again in ${r.delayMs} ms`,
+      );
+      if (this.#windowMs <= 0) return; // shutting down: beforeApplicationShutdown tries once more
+      r.timer = setTimeout(() => {
+        r.timer = null;
+        void this.write(r);
+      }, r.delayMs);
+      r.timer.unref();
+      r.delayMs = Math.min(r.delayMs * 2, MAX_RETRY_DELAY_MS);
+    }
   }
 }
