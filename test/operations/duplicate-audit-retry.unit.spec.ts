@@ -44,7 +44,7 @@ function flakyWriter(failFrom: number, failures: number) {
 }
 
 const toStore = (events: readonly AuditEvent[]): EventToAppend[] =>
-  events.map((e, i) => ({ eventId: `e-${Date.now()}-${i}-${Math.random()}`, type: e.type, data: e.data }));
+  events.map((e, i) => ({ id: `e-${Date.now()}-${i}-${Math.random()}`, type: e.type, data: { ...e.data } }));
 
 const countOf = (stored: readonly EventToAppend[]) =>
   stored.reduce((n, e) => n + duplicateCount(e.data as { count?: unknown }), 0);
