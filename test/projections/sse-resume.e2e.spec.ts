@@ -59,6 +59,20 @@ describe('SSE resume with Last-Event-ID', () => {
     expect(resumed.of('ready')[0]!.id).toBeUndefined(); // a resume's ready event must not move the client's id
   }, 30_000);
 
+  it("a Last-Event-ID past the read model's checkpoint (a restored store) gets reset, not silence", async () => {
+    const ahead = await subscribe(`/v1/tenants/${T}/operations/changes`, {
+      'last-event-id': '9223372036854775807',
+    });
+    expect(ahead.status).toBe(200);
+    const [reset] = await ahead.waitFor('reset', 1);
+    expect(BigInt(reset!.data.checkpoint)).toBeLessThan(9223372036854775807n);
+    // From the checkpoint on, the client gets live changes again.
+    const [id] = await claimAll(['R-1']);
+    const [live] = await ahead.waitFor('operation', 1);
+    expect(live!.data.operationId).toBe(id);
+    await ahead.close();
+  }, 30_000);
+
   it('applies filters, refuses a malformed Last-Event-ID and other tenants', async () => {
     const bad = await subscribe(`/v1/tenants/${T}/operations/changes`, { 'last-event-id': 'yesterday' });
     expect(bad.status).toBe(400);

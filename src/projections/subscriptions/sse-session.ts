@@ -67,11 +67,18 @@ export class SseSession {
     res.on('close', () => this.close());
     if (res.destroyed) return this.close(); // the client left before the stream started
     let head = 'retry: 2000\n\n';
-    if (this.o.resumed && this.after < this.o.prunedThrough) {
+    // A Last-Event-ID past the checkpoint names no change this read model made (the store was
+    // restored from a backup, or the id is made up): waiting for it would leave the client silent.
+    const unanswerable =
+      this.o.resumed && (this.after < this.o.prunedThrough || this.after > this.o.checkpoint);
+    if (unanswerable) {
       head += frame(
         'reset',
         {
-          reason: 'changes after your Last-Event-ID were pruned; reload the read model',
+          reason:
+            this.after > this.o.checkpoint
+              ? "your Last-Event-ID is past this read model's checkpoint; reload the read model"
+              : 'changes after your Last-Event-ID were pruned; reload the read model',
           checkpoint: this.o.checkpoint.toString(),
         },
         this.o.checkpoint,
