@@ -39,6 +39,18 @@ export async function postgresVersion(url: string): Promise<string> {
   }
 }
 
+/** The server's `max_connections` (how many servers' pools a run can hold at once). */
+export async function maxConnections(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ max_connections: string }>('show max_connections');
+    return Number(rows[0]!.max_connections);
+  } finally {
+    await client.end();
+  }
+}
+
 async function admin(adminUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

@@ -66,6 +66,8 @@ export interface ServerSettings {
   readonly workerKeys: number;
   /** Entry point of the `--ledger-a` build (servers `<ledger>.a`), or null. */
   readonly ledgerA: string | null;
+  /** Connection pool of every PostgreSQL server of the run (bench/http/pool-budget.ts). */
+  readonly poolSize: number;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function startBenchServer(id: ServerId, s: ServerSettings): Promise
       pgAdminUrl: s.pgAdminUrl,
       workDir: s.workDir,
       workerKeys: s.workerKeys,
+      env: { LEDGER_POOL_SIZE: String(s.poolSize) },
     });
     const pg = ledger.database ? await withPostgresMeter(s.pgAdminUrl, ledger.database) : null;
     return {
@@ -106,7 +109,8 @@ export async function startBenchServer(id: ServerId, s: ServerSettings): Promise
   const idempotency = id === 'node-idempotency' || id === 'node-idempotency-express';
   const database = handRolled ? await createBenchDatabase(s.pgAdminUrl) : null;
   const env: Record<string, string> = { BASELINE_PLATFORM: id.endsWith('-express') ? 'express' : 'fastify' };
-  if (database) env['DATABASE_URL'] = database.connectionString;
+  if (database)
+    Object.assign(env, { DATABASE_URL: database.connectionString, BASELINE_POOL_SIZE: String(s.poolSize) });
   if (idempotency) env['REDIS_URL'] = s.redisUrl;
   let server: ServerProcess;
   try {

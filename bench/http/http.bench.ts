@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { combineResults, type CpuMeter, type LoadResult } from '../harness.js';
 import { machineCpuMeter } from '../machine-cpu.js';
-import { postgresVersion } from '../postgres-bench-db.js';
+import { maxConnections, postgresVersion } from '../postgres-bench-db.js';
+import { benchPoolSize } from './pool-budget.js';
 import { waitUntilIdle } from './process-cpu.js';
 import { installBaselinePackages, startBenchServer, type BenchServer } from './bench-servers.js';
 import { HTTP_BENCH_USAGE, parseHttpBenchOptions, type HttpBenchOptions } from './http-bench-options.js';
@@ -108,6 +109,10 @@ async function startServers(
   skipped: Map<string, string>,
 ): Promise<void> {
   const needed = [...new Set(targets.map((t) => t.server))];
+  const ledgerPg = needed.filter((id) => id.startsWith('ledger') && !id.startsWith('ledger-pglite')).length;
+  const handRolled = needed.filter((id) => id.startsWith('hand-rolled')).length;
+  const poolSize = benchPoolSize(await maxConnections(opts.pgUrl), ledgerPg, handRolled);
+  log(`pool of every PostgreSQL server: ${poolSize} connections (${ledgerPg + handRolled} servers)`);
   const ni = (id: ServerId) => id === 'node-idempotency' || id === 'node-idempotency-express';
   const install = needed.some(ni) ? await installBaselinePackages() : null;
   for (const id of needed) {
@@ -125,6 +130,7 @@ async function startServers(
         workDir,
         workerKeys: opts.connections,
         ledgerA: opts.ledgerA,
+        poolSize,
       };
       servers.set(id, await startBenchServer(id, settings));
     } catch (err) {

@@ -5,6 +5,7 @@ import { parseHttpBenchOptions, type HttpBenchOptions } from '../../bench/http/h
 import { cpuRatio, goalLines, ratio, type TargetOutcome } from '../../bench/http/http-report.js';
 import { probeOneStep } from '../../bench/http/one-step-probe.js';
 import { processCpuMs } from '../../bench/http/process-cpu.js';
+import { benchPoolSize, LEDGER_EXTRA_CONNECTIONS } from '../../bench/http/pool-budget.js';
 import { targetById, withBuildA } from '../../bench/http/targets.js';
 import { Workload } from '../../bench/workload.js';
 import { oneSecondResult } from './support/one-second-result.js';
@@ -206,5 +207,15 @@ describe('bench:http --ledger-a (A/B of two builds)', () => {
     expect(targetById('pg-new.a')).toMatchObject({ op: 'ledger-new', requests: 1 });
     expect(targetById('pg-new.a').label).toMatch(/\[A\]$/);
     expect(() => targetById('hr-new.a')).toThrow(/unknown target/);
+  });
+});
+
+describe('bench:http pool budget', () => {
+  it('gives every PostgreSQL server of a run the same pool, all fitting max_connections at once', () => {
+    expect(benchPoolSize(100, 2, 1)).toBe(20);
+    const size = benchPoolSize(100, 4, 2); // an A/B run: four ledger servers and two hand-rolled
+    expect(size).toBeLessThan(20);
+    expect(6 * size + 4 * LEDGER_EXTRA_CONNECTIONS).toBeLessThanOrEqual(100 - 20);
+    expect(() => benchPoolSize(30, 6, 2)).toThrow(/max_connections/);
   });
 });
