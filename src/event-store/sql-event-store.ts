@@ -80,8 +80,7 @@ export interface SqlEventStoreOptions {
  *   an unchanged stream does not send its events again.
  * - Follow-ups (`sql/revision-appends.ts`): appends expecting an exact revision are
  *   group-committed too, keyed by stream — a lone one is one `ledger_append` call, those that
- *   arrive together one set-based `ledger_append_revisions` call — each answered as
- *   `ledger_append` alone.
+ *   arrive together one `ledger_append_batch` call — each answered as `ledger_append` alone.
  * - Held copies: a stream this process created, read with `{ hold: true }`, or was refused on is
  *   held whole; an append at the held revision grows the copy (the append proves it current),
  *   so a worker's step start and confirm after its claim are decided on {@link peek} without a

@@ -4,10 +4,9 @@ import {
   NO_STREAM,
   WrongExpectedVersionError,
 } from '../../src/event-store/event-store.port.js';
-import { SqlEventStore } from '../../src/event-store/sql-event-store.js';
-import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
+import type { SqlEventStore } from '../../src/event-store/sql-event-store.js';
 import { AuditWriter } from '../../src/operations/audit-writer.js';
-import type { AppendResult, RecordedEvent } from '../../src/event-store/event-store.port.js';
+import type { RecordedEvent } from '../../src/event-store/event-store.port.js';
 import { expectStrictlyIncreasing, ids, newEvents, sleep, streamName } from './event-store-test-kit.js';
 import { appendRaw, countStoredEvents } from './sql-test-kit.js';
 
@@ -27,19 +26,6 @@ async function readAllUntilSeen(store: SqlEventStore, wanted: ReadonlySet<string
     if (seen >= wanted.size || Date.now() > deadline) return all;
     await sleep(50);
   }
-}
-
-/** `sql` recording the name of every prepared statement it runs in `calls`. */
-function countingExecutor(sql: SqlExecutor, calls: string[]): SqlExecutor {
-  return {
-    query: (text, params) => sql.query(text, params),
-    queryPrepared: (name, text, params) => {
-      calls.push(name);
-      return sql.queryPrepared(name, text, params);
-    },
-    exec: (script) => sql.exec(script),
-    transaction: (fn, options) => sql.transaction(fn, options),
-  } as SqlExecutor;
 }
 
 /** Options of {@link describeGroupCommit}. */
@@ -238,52 +224,6 @@ export function describeGroupCommit(
         expect(thiefErrors[i]).toBeInstanceOf(EventIdConflictError);
         expect(await countStoredEvents(store.executor, stream)).toBe(2);
       }
-    });
-
-    it('writes a group of appends at exact revisions as one set-based statement, refusing only the stale one', async () => {
-      const streams = Array.from({ length: 8 }, () => streamName('gc-rev-set'));
-      const first = streams.map(() => newEvents(1));
-      await Promise.all(streams.map((stream, i) => store.append(stream, first[i]!, NO_STREAM)));
-      const elsewhere = newEvents(1, 'Elsewhere');
-      await appendRaw(store.executor, streams[3]!, elsewhere, '0'); // streams[3] is now at revision 1
-      const calls: string[] = [];
-      const counting = countingExecutor(store.executor, calls);
-      const grouped = new SqlEventStore(counting, async () => {}, {
-        groupCommit: { maxInFlight: 1, maxBatchSize: 64 },
-      });
-      // data that array literals must escape: quotes, backslashes, braces, commas, NULL, non-ASCII
-      const awkward = { text: 'a "quoted" \\ back\\slash, {braces}, NULL, ü 😀', list: ['{}', ','] };
-      const next = streams.map(() => newEvents(2, 'Next').map((e) => ({ ...e, data: awkward })));
-
-      // the first leaves alone at once; the other seven wait for it and leave as one group
-      const settled = await Promise.all(
-        streams.map((stream, i) => grouped.append(stream, next[i]!, 0n).catch((e: unknown) => e)),
-      );
-
-      expect(calls).toEqual(['ledger_append', 'ledger_append_revisions']);
-      for (const [i, stream] of streams.entries()) {
-        const stored = await store.read(stream);
-        if (i === 3) {
-          const error = settled[i] as WrongExpectedVersionError;
-          expect(error).toBeInstanceOf(WrongExpectedVersionError);
-          expect(error.actual).toBe(1n);
-          expect(ids(error.currentEvents ?? [])).toEqual([...ids(first[i]!), ...ids(elsewhere)]);
-          expect(ids(stored)).toEqual([...ids(first[i]!), ...ids(elsewhere)]);
-          continue;
-        }
-        expect(ids(stored)).toEqual([...ids(first[i]!), ...ids(next[i]!)]);
-        expect(stored.map((e) => e.streamPosition)).toEqual([0n, 1n, 2n]);
-        expect(stored.slice(1).map((e) => e.data)).toEqual([awkward, awkward]);
-        expect(settled[i]).toEqual({
-          nextExpectedRevision: 2n,
-          firstGlobalPosition: stored[1]!.globalPosition,
-          lastGlobalPosition: stored[2]!.globalPosition,
-          deduplicated: false,
-        });
-      }
-      // the seven of the group share one transaction
-      const group = settled.slice(1).filter((s, i) => i + 1 !== 3) as AppendResult[];
-      expect(new Set(group.map((r) => transactionOf(r.firstGlobalPosition))).size).toBe(1);
     });
 
     it('writes appends at exact revisions that arrive together in fewer transactions', async () => {

@@ -11,7 +11,6 @@ import { dropStreamForeignKeyMigration } from './migrations/0007-drop-stream-for
 import { setAppendFunctionsMigration } from './migrations/0008-set-append-functions.js';
 import { heldStreamsByIndexMigration } from './migrations/0009-held-streams-by-index.js';
 import { visibleLimitPerDatabaseMigration } from './migrations/0010-visible-limit-per-database.js';
-import { setRevisionAppendsMigration } from './migrations/0011-set-revision-appends.js';
 
 /**
  * The event store schema, shared verbatim by the PostgreSQL and PGlite adapters, in apply order.
@@ -29,7 +28,6 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
   setAppendFunctionsMigration,
   heldStreamsByIndexMigration,
   visibleLimitPerDatabaseMigration,
-  setRevisionAppendsMigration,
 ];
 
 /**
