@@ -241,7 +241,7 @@ async function main(): Promise<void> {
     `\n## Projection lag — ${new Date().toISOString()}\n\n` +
       `Command: \`${command}\`\n\n` +
       `- Lag = claim's 201 response received → its status change delivered to an SSE subscriber of /v1/tenants/${TENANT}/operations/changes ` +
-      `(projected, committed with the checkpoint, read from the change log, sent). Open-loop claims over HTTP at the target rate; ` +
+      `(projected, committed with the checkpoint, read from the status rows changed since, sent). Open-loop claims over HTTP at the target rate; ` +
       `projector batch ${DEFAULT_CONFIG.projectorBatchSize}, fallback poll ${pollMs} ms (wake-ups: append hook + LISTEN/NOTIFY on PostgreSQL).\n` +
       `- The ledger runs as its own process (\`node dist/server/main.js\`${ledgerA ? `; build A: \`${ledgerA}\`` : ''}); CPU per claim = ` +
       `its CPU (and its database's PostgreSQL backends') from the first claim until the last change arrived, over the claims.\n` +
