@@ -3,7 +3,7 @@
 // unicode edges, numbers like 1e309 and -0, odd path parameters, raw non-JSON bodies, duplicated
 // query parameters, every kind of key. Properties: never a 5xx, and a refused request changes
 // nothing (changes to the event log, API keys and reconciliations are counted around every batch).
-// LEDGER_FUZZ_REQUESTS sets the count (10 000 here; `npm run fuzz` sends 100 000).
+// LEDGER_FUZZ_REQUESTS sets the count (6 000 here; `npm run fuzz` sends 100 000).
 import fc from 'fast-check';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
@@ -21,7 +21,7 @@ import {
 } from './fuzz-values.js';
 import { routesOf, type Route } from './openapi-routes.js';
 
-const REQUESTS = Number(process.env['LEDGER_FUZZ_REQUESTS'] ?? 10_000);
+const REQUESTS = Number(process.env['LEDGER_FUZZ_REQUESTS'] ?? 6_000);
 /**
  * CI replays one fixed sequence (a regression still fails it; a new input found by a random run
  * is fixed, not met first on a submission); `LEDGER_FUZZ_SEED` replays a reported failure, and
