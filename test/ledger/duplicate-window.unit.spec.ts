@@ -3,30 +3,12 @@ import {
   duplicateCount,
   flushDuplicateWindow,
   type AuditEvent,
-  type DuplicateAnswer,
-  type DuplicateClaimPrevented,
   type DuplicateWindow,
 } from '../../src/ledger/index.js';
+import { duplicateClaim } from './support/duplicate-claim.js';
 
 const T0 = Date.parse('2026-12-04T10:00:00.000Z');
-const key = { tenant: 't', source: 's', action: 'a.b', subject: 'x', revision: 1 };
-
-function dup(at: number, answer: DuplicateAnswer = 'replayed', workerId = 'w'): DuplicateClaimPrevented {
-  return {
-    type: 'DuplicateClaimPrevented',
-    data: {
-      operationId: 'op',
-      key,
-      tenant: 't',
-      attempt: 1,
-      at: new Date(at).toISOString(),
-      fingerprint: 'f',
-      workerId,
-      answer,
-      state: 'confirmed',
-    },
-  };
-}
+const dup = duplicateClaim;
 
 /** Runs duplicates through the window in order; the records decided, the window after. */
 function run(events: readonly AuditEvent[][], times: readonly number[], windowMs = 1000) {

@@ -5,28 +5,12 @@ import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { LedgerConfig } from '../../src/config/ledger-config.js';
 import { EventStoreUnavailableError, type EventToAppend } from '../../src/event-store/event-store.port.js';
-import { duplicateCount, type AuditEvent, type DuplicateClaimPrevented } from '../../src/ledger/index.js';
+import { duplicateCount, type AuditEvent } from '../../src/ledger/index.js';
+import { duplicateClaim } from '../ledger/support/duplicate-claim.js';
 import type { AuditWriter } from '../../src/operations/audit-writer.js';
 import { DuplicateAudit } from '../../src/operations/duplicate-audit.js';
 
-const key = { tenant: 't', source: 's', action: 'a.b', subject: 'x', revision: 1 };
-
-function dup(at: number): DuplicateClaimPrevented {
-  return {
-    type: 'DuplicateClaimPrevented',
-    data: {
-      operationId: 'op',
-      key,
-      tenant: 't',
-      attempt: 1,
-      at: new Date(at).toISOString(),
-      fingerprint: 'f',
-      workerId: 'w',
-      answer: 'replayed',
-      state: 'confirmed',
-    },
-  };
-}
+const dup = (at: number) => duplicateClaim(at);
 
 /** A writer whose first `failures` writes after `failFrom` are refused as a store outage. */
 function flakyWriter(failFrom: number, failures: number) {
