@@ -1,5 +1,5 @@
 /**
- * Roles of an API key (issue "Security and hardening"):
+ * Roles of an API key (docs/security.md):
  * - `worker`: claims and their fenced follow-ups;
  * - `operator`: resolve, approve, replay, policies;
  * - `auditor`: status, history, reports, subscriptions (read-only);

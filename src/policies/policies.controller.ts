@@ -25,7 +25,7 @@ function checkNames(tenant: string, action: string): void {
 }
 
 /**
- * Action policies per tenant (issue "Recovery and operator workflows"): read the policy in force
+ * Action policies per tenant (docs/guide.md "Recovery and operator workflows"): read the policy in force
  * (auditor, operator), set a new version (operator; actor from the API key, reason required),
  * list every version. `{action}` = `*` is the tenant's default.
  */
