@@ -108,6 +108,13 @@ export async function readModelProblems(
     rows.push(...page.body.items);
     cursor = page.body.nextCursor;
   } while (cursor);
+  // A row that changed during the walk comes twice (docs/api.md "Read models"): keep the newer copy.
+  const latest = new Map<string, any>();
+  for (const row of rows) {
+    const seen = latest.get(row.operationId);
+    if (!seen || BigInt(row.position) > BigInt(seen.position)) latest.set(row.operationId, row);
+  }
+  rows.splice(0, rows.length, ...latest.values());
   const problems: string[] = [];
   const listed = new Set(rows.map((r) => r.key.subject as string));
   for (const subject of acknowledged(answers).claims) {

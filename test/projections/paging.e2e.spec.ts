@@ -54,3 +54,29 @@ it('pages through every operation and conflict exactly once across position digi
   expect(new Set(conflicts).size).toBe(60);
   expect(conflicts).toHaveLength(60);
 }, 120_000);
+
+it('a newest-first walk returns an operation that changed after the walk began (it moved ahead of the cursor)', async () => {
+  const sql = ledger.app.get<SqlExecutor>(SQL_EXECUTOR);
+  const key = (i: number) => ({ tenant: 'walk', source: 'x', action: 'a.b', subject: `W-${i}` });
+  const ids: string[] = [];
+  for (let i = 0; i < 6; i++) ids.push((await ledger.client.claim(key(i), { i })).body.operationId);
+  await waitForCaughtUp(ledger.store, sql, ['operations']);
+  const page = (cursor: string | null) =>
+    ledger.client.get(`/v1/tenants/walk/operations?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+
+  const first = await page(null);
+  expect(first.body.items.map((i: any) => i.key.subject)).toEqual(['W-5', 'W-4']);
+  // The oldest operation changes now: its row's position becomes the newest, behind the cursor.
+  expect((await ledger.client.claim(key(0), { i: 0, changed: true })).status).toBe(422);
+  await waitForCaughtUp(ledger.store, sql, ['operations']);
+
+  const seen: any[] = [...first.body.items];
+  for (let cursor = first.body.nextCursor, n = 0; cursor && n < 20; n++) {
+    const next = await page(cursor);
+    seen.push(...next.body.items);
+    cursor = next.body.nextCursor;
+  }
+  expect(new Set(seen.map((i) => i.operationId))).toEqual(new Set(ids));
+  const changed = seen.filter((i) => i.key.subject === 'W-0');
+  expect(changed[changed.length - 1].payloadConflicts).toBe(1);
+}, 60_000);

@@ -17,17 +17,21 @@ export function encodeCursor(values: readonly (string | number)[]): string {
 }
 
 /**
- * Decodes a cursor made by {@link encodeCursor} with `arity` string values.
+ * Decodes a cursor made by {@link encodeCursor} with `arity` string values (or one of several).
  * @returns undefined when `cursor` is absent.
  * @throws ProblemException 400 `validation` (field `cursor`) when it is malformed.
  */
-export function decodeCursor(cursor: string | undefined, arity: number): string[] | undefined {
+export function decodeCursor(
+  cursor: string | undefined,
+  arity: number | readonly number[],
+): string[] | undefined {
+  const arities = typeof arity === 'number' ? [arity] : arity;
   if (cursor === undefined) return undefined;
   try {
     const values: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (
       Array.isArray(values) &&
-      values.length === arity &&
+      arities.includes(values.length) &&
       values.every((v) => typeof v === 'string' && v.length <= 1024)
     ) {
       return values as string[];

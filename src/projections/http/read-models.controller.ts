@@ -11,6 +11,7 @@ import { queryStatus } from '../operation-views/status-queries.js';
 import { ProjectionRuntime } from '../projection-runtime.js';
 import { cursorPosition, decodeCursor, encodeCursor, invalidCursor } from './cursor.js';
 import { DEFAULT_PAGE_SIZE } from './dto/page-query.dto.js';
+import { decodeStatusCursor, encodeStatusCursor } from './status-cursor.js';
 import {
   ConflictsQueryDto,
   ListOperationsQueryDto,
@@ -51,7 +52,7 @@ export class ReadModelsController {
   ): Promise<StatusListDto> {
     readableTenant(caller, tenant);
     const freshness = await this.runtime.freshnessOf('operations');
-    const after = decodeCursor(q.cursor, 1)?.[0];
+    const order = q.order ?? 'desc';
     const page = await queryStatus(this.sql, {
       tenant,
       state: q.state,
@@ -59,16 +60,11 @@ export class ReadModelsController {
       source: q.source,
       subjectPrefix: q.subjectPrefix,
       changedSince: q.changedSince,
-      order: q.order ?? 'desc',
+      order,
       limit: q.limit ?? DEFAULT_PAGE_SIZE,
-      after: after === undefined ? undefined : cursorPosition(after),
+      after: decodeStatusCursor(q.cursor, order),
     });
-    return {
-      tenant,
-      ...freshness,
-      items: page.items,
-      nextCursor: page.last === null ? null : encodeCursor([page.last]),
-    };
+    return { tenant, ...freshness, items: page.items, nextCursor: encodeStatusCursor(page.next) };
   }
 
   @Get('review-queue')

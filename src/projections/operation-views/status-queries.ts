@@ -2,6 +2,16 @@ import type { SqlQueryable } from '../../event-store/sql-executor.js';
 import { iso, SqlFilter } from '../core/sql-values.js';
 import { presentStatusRow, type StatusRow } from './status-row.js';
 
+/**
+ * Where a walk of the status view stands (see {@link queryStatus}). `older`: the newest-first leg,
+ * rows below `below` that have not changed since the walk began (`asOf`: the tenant's newest row
+ * position then). `newer`: rows above `above`, oldest change first — the `asc` order, and the leg
+ * of a newest-first walk that returns the rows changed since it began. Positions are decimal text.
+ */
+export type StatusCursor =
+  | { readonly leg: 'older'; readonly below: string; readonly asOf: string }
+  | { readonly leg: 'newer'; readonly above: string };
+
 /** Filters and page of the status view (all optional but the tenant). Times ISO 8601. */
 export interface StatusQuery {
   readonly tenant: string;
@@ -10,16 +20,17 @@ export interface StatusQuery {
   readonly source?: string;
   readonly subjectPrefix?: string;
   readonly changedSince?: string;
+  /** Order of a first page; a cursor carries its own. */
   readonly order: 'asc' | 'desc';
   readonly limit: number;
-  /** Position of the last row of the previous page. */
-  readonly after?: string;
+  /** Where the previous page left the walk (absent: the first page). */
+  readonly after?: StatusCursor;
 }
 
-/** A page of the status view; `last` is the position to continue after, null on the last page. */
+/** A page of the status view; `next` continues the walk, null on the last page. */
 export interface StatusPage {
   readonly items: ReturnType<typeof presentStatusRow>[];
-  readonly last: string | null;
+  readonly next: StatusCursor | null;
 }
 
 /** The select list of a status row as {@link statusRowFromDb} takes it. */
@@ -41,23 +52,54 @@ export function statusRowFromDb(r: StatusRow): StatusRow {
 /**
  * One page of the status view of a tenant, ordered by last change (projection order, newest
  * first by default), filtered by state, action, source, subject prefix and change time.
+ *
+ * The order key changes while a client pages: a row that changes moves to the newest position.
+ * Walking oldest change first (`asc`) that is harmless — the row comes again, later. Walking
+ * newest first, it would jump behind the cursor and never be returned; so a newest-first walk
+ * remembers the tenant's newest position when it began (`asOf`, read in the first page's
+ * statement — the projector only writes positions above its checkpoint, which is at least that),
+ * returns the rows at or below it newest first, then the rows above it oldest change first. Every
+ * row that matches at the end of a walk is returned at least once; one that changed during the
+ * walk may come twice, the later copy being the newer.
  */
 export async function queryStatus(sql: SqlQueryable, q: StatusQuery): Promise<StatusPage> {
-  const f = new SqlFilter()
-    .add('tenant = ?', q.tenant)
-    .addIf('state = ?', q.state)
-    .addIf('action = ?', q.action)
-    .addIf('source = ?', q.source)
-    .addIf('starts_with(subject, ?)', q.subjectPrefix)
-    .addIf('last_change >= ?::timestamptz', q.changedSince);
-  if (q.after !== undefined) f.add(`last_position ${q.order === 'asc' ? '>' : '<'} ?::text::bigint`, q.after);
-  const { rows } = await sql.query<StatusRow>(
-    `select ${STATUS_SELECT}
+  const filter = () =>
+    new SqlFilter()
+      .add('tenant = ?', q.tenant)
+      .addIf('state = ?', q.state)
+      .addIf('action = ?', q.action)
+      .addIf('source = ?', q.source)
+      .addIf('starts_with(subject, ?)', q.subjectPrefix)
+      .addIf('last_change >= ?::timestamptz', q.changedSince);
+  const cursor = q.after;
+  const f = filter();
+  if (cursor?.leg === 'older') f.add('last_position < ?::text::bigint', cursor.below);
+  if (cursor?.leg === 'newer') f.add('last_position > ?::text::bigint', cursor.above);
+  const order = cursor ? (cursor.leg === 'older' ? 'desc' : 'asc') : q.order;
+  const asOf =
+    order === 'desc' && !cursor
+      ? `, (select max(last_position) from ledger_rm_operations where tenant = ${f.param(q.tenant)})::text as as_of`
+      : '';
+  const { rows } = await sql.query<StatusRow & { as_of?: string | null }>(
+    `select ${STATUS_SELECT}${asOf}
        from ledger_rm_operations where ${f.where}
       -- Qualified: the text alias of the same name would sort as text ('999' > '1000').
-      order by ledger_rm_operations.last_position ${q.order} limit ${f.param(q.limit + 1)}`,
+      order by ledger_rm_operations.last_position ${order} limit ${f.param(q.limit + 1)}`,
     f.params,
   );
   const page = rows.slice(0, q.limit).map((r) => presentStatusRow(statusRowFromDb(r)));
-  return { items: page, last: rows.length > q.limit ? page[page.length - 1]!.position : null };
+  const last = page[page.length - 1]?.position;
+  if (order === 'asc')
+    return { items: page, next: rows.length > q.limit ? { leg: 'newer', above: last! } : null };
+  const since = cursor?.leg === 'older' ? cursor.asOf : (rows[0]?.as_of ?? null);
+  if (rows.length > q.limit) return { items: page, next: { leg: 'older', below: last!, asOf: since! } };
+  // A one-page walk saw one snapshot: nothing changed during it.
+  if (cursor?.leg !== 'older') return { items: page, next: null };
+  // The older rows are done: go on with the rows that changed since the walk began, if any.
+  const changed = filter().add('last_position > ?::text::bigint', cursor.asOf);
+  const { rows: found } = await sql.query(
+    `select 1 from ledger_rm_operations where ${changed.where} limit 1`,
+    changed.params,
+  );
+  return { items: page, next: found.length > 0 ? { leg: 'newer', above: cursor.asOf } : null };
 }
