@@ -132,7 +132,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   maxPayloadBytes: 256 * 1024,
   maxConcurrentBatches: 4,
   maxConcurrencyRetries: 8,
-  duplicateAuditWindowMs: 0,
+  duplicateAuditWindowMs: 10_000,
   storeTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   auth: 'enabled',

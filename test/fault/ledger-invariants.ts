@@ -101,7 +101,7 @@ export async function readModelProblems(
   let cursor: string | null = null;
   do {
     const page = await getJson(
-      `${baseUrl}/v1/tenants/${tenant}/operations?source=fault&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      `${baseUrl}/v1/tenants/${tenant}/operations?source=fault&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
       token,
     );
     if (page.status !== 200) return [`operations list answered ${page.status}`];
