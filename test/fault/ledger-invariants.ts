@@ -99,9 +99,10 @@ export async function readModelProblems(
 ): Promise<string[]> {
   const rows: any[] = [];
   let cursor: string | null = null;
+  // Small pages: even a slow run's walk spans pages, so rows changing during it are covered too.
   do {
     const page = await getJson(
-      `${baseUrl}/v1/tenants/${tenant}/operations?source=fault&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      `${baseUrl}/v1/tenants/${tenant}/operations?source=fault&limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
       token,
     );
     if (page.status !== 200) return [`operations list answered ${page.status}`];
