@@ -374,6 +374,17 @@ describe('headers', () => {
   });
 });
 
+describe('refusals before the route ran', () => {
+  it('are timed under the route template Fastify matched, not `unmatched` (a 401 of GET one operation)', async () => {
+    const id = '6a125c70-83f5-5fd2-a2f8-7619343d7c57';
+    expect((await send('GET', `/v1/operations/${id}`)).status).toBe(401);
+    const metrics = await (await fetch(`${ledger.url}/metrics`, { headers: auth() })).text();
+    expect(metrics).toMatch(
+      /ledger_http_request_duration_seconds_count\{method="GET",route="\/v1\/operations\/:operationId",status="401"\} [1-9]/,
+    );
+  });
+});
+
 describe('query strings', () => {
   it('a repeated parameter is checked in every value (400 validation naming it)', async () => {
     const res = await send('GET', '/v1/tenants/acme/operations?action=ok&action=%00', auth());
