@@ -18,20 +18,21 @@ const DRAIN_MS = 5_000;
  * Requests parsed before the error on the same connection (pipelined, or sent in one packet with
  * the garbage) are being handled: their answers are written first, in order, and the refusal
  * after them — Node's own handler answered 400 at once and cut the connection, so a claim that
- * was recorded reached its client as a bare 400. Nothing is written on a socket no longer
- * writable.
+ * was recorded reached its client as a bare 400. When the error cut off a request's body (a bad
+ * chunk), the refusal is written at once. Nothing is written on a socket no longer writable.
  */
 export function answerClientErrors(server: Server, headersTimeoutMs: number): void {
-  const unanswered = new WeakMap<Socket, { count: number; then?: () => void }>();
+  const unanswered = new WeakMap<Socket, { requests: Set<IncomingMessage>; then?: () => void }>();
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
-    const entry = unanswered.get(socket) ?? { count: 0 };
+    const entry = unanswered.get(socket) ?? { requests: new Set() };
     unanswered.set(socket, entry);
-    entry.count++;
+    entry.requests.add(req);
     const done = (): void => {
       res.off('finish', done);
       res.off('close', done);
-      if (--entry.count === 0) entry.then?.();
+      entry.requests.delete(req);
+      if (entry.requests.size === 0) entry.then?.();
     };
     res.on('finish', done);
     res.on('close', done);
@@ -42,7 +43,9 @@ export function answerClientErrors(server: Server, headersTimeoutMs: number): vo
     refused.add(socket);
     socket.pause(); // read no more of what could not be parsed
     const answer = (): void => {
-      if (!socket.writable) return void socket.destroy();
+      // Bytes of an answer already on the wire must not be followed by another one (as Node).
+      const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      if (!socket.writable || current?.headersSent) return void socket.destroy();
       const cut = setTimeout(() => socket.destroy(), DRAIN_MS);
       cut.unref();
       socket.end(rawProblemResponse(refusalOf(err, headersTimeoutMs)), () => {
@@ -50,8 +53,10 @@ export function answerClientErrors(server: Server, headersTimeoutMs: number): vo
         socket.destroy();
       });
     };
+    // A request whose body the error cut off can never be whole: answer now, as Node does.
     const entry = unanswered.get(socket);
-    if (entry && entry.count > 0) entry.then = answer;
+    const waiting = [...(entry?.requests ?? [])];
+    if (waiting.length > 0 && waiting.every((req) => req.complete)) entry!.then = answer;
     else answer();
   });
 }

@@ -136,6 +136,17 @@ describe('paths', () => {
     });
   });
 
+  it('a chunked body cut off by a bad chunk is refused at once (400 problem+json), nothing claimed', async () => {
+    const head = `{"key":${JSON.stringify(key('BAD-CHUNK'))},`;
+    const { answers } = await rawExchange(
+      'POST /v1/claims HTTP/1.1\r\nHost: x\r\n' +
+        `Authorization: Bearer ${ledger.rootToken}\r\nContent-Type: application/json\r\n` +
+        `Transfer-Encoding: chunked\r\n\r\n${Buffer.byteLength(head).toString(16)}\r\n${head}\r\nZZ\r\n`,
+    );
+    expect(answers.map((a) => [a.status, a.body?.code])).toEqual([[400, 'validation']]);
+    expect((await ledger.client.claim(key('BAD-CHUNK'), { n: 1 })).status).toBe(201);
+  });
+
   it('a valid claim followed by garbage in one packet gets its own answer first, then a problem+json 400', async () => {
     const claim = JSON.stringify({ key: key('PIPE-GARBAGE'), payload: { n: 1 } });
     const { answers } = await rawExchange(
