@@ -62,21 +62,28 @@ export async function createLedgerApp(
   const store = options.store ?? (await openEventStore(config));
   const sql = options.sql ?? (await sqlOf(store, config));
   await installApiKeySchema(sql);
+  const adapter = new LedgerFastifyAdapter({
+    bodyLimit: config.maxBodyBytes,
+    // Paths are matched as on Express, where clients first met them: a trailing slash and the
+    // letter case do not matter, and no path parameter is too long (Fastify answers 414 over
+    // 100 characters; step names may have 128 and tenants more, docs/api.md).
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      caseSensitive: false,
+      maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    },
+    genReqId: (req: IncomingMessage) => correlationOf(req).correlationId, // one id in logs, X-Request-Id and events
+    frameworkErrors: frameworkErrorAsProblem, // a bad path is problem+json like every other refusal
+  });
+  // Before Nest's middleware (NestFactory.create registers it): a request refused there (401,
+  // 429, 503) is logged and timed under the route Fastify matched, not `unmatched`.
+  adapter.getInstance().addHook('onRequest', (request, _reply, done) => {
+    recordRouteTemplate(request);
+    done();
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.with({ config, store, sql, clock: options.clock }),
-    new LedgerFastifyAdapter({
-      bodyLimit: config.maxBodyBytes,
-      // Paths are matched as on Express, where clients first met them: a trailing slash and the
-      // letter case do not matter, and no path parameter is too long (Fastify answers 414 over
-      // 100 characters; step names may have 128 and tenants more, docs/api.md).
-      routerOptions: {
-        ignoreTrailingSlash: true,
-        caseSensitive: false,
-        maxParamLength: MAX_PATH_PARAMETER_LENGTH,
-      },
-      genReqId: (req: IncomingMessage) => correlationOf(req).correlationId, // one id in logs, X-Request-Id and events
-      frameworkErrors: frameworkErrorAsProblem, // a bad path is problem+json like every other refusal
-    }),
+    adapter,
     { bodyParser: false, logger: options.logger ?? ledgerNestLogger() },
   );
   const fastify = app.getHttpAdapter().getInstance();
@@ -97,10 +104,6 @@ export async function createLedgerApp(
   const batchSlots = concurrentBodies(config.maxConcurrentBatches);
   app.use('/v1/claims/batch', batchSlots.take);
   fastify.addHook('onSend', batchSlots.releaseOnAnswer); // a batch's slot lives until it is answered
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    recordRouteTemplate(request); // after the middleware: what they refused stays `unmatched`
-    done();
-  });
   exactJsonBody(fastify);
   fastify.addHook('preValidation', (request, _reply, done) => {
     keepBodyForRequestLog(request);

@@ -17,6 +17,19 @@ export function unauthenticated(tokenPresented: boolean): ProblemException {
   );
 }
 
+/**
+ * 400 `validation` naming `authorization`: the request carries more than one Authorization
+ * header. It is a singleton field (RFC 9110 §11.6.2, §5.3), so which one the sender meant is
+ * unknown; Node.js keeps the first and drops the rest, which would let a proxy and the ledger
+ * authenticate different keys.
+ */
+export function repeatedAuthorization(count: number): ProblemException {
+  const message = `send one Authorization header, not ${count}`;
+  return new ProblemException(
+    problem('validation', 400, message, { errors: [{ field: 'authorization', message }] }),
+  );
+}
+
 /** 403 `forbidden`: the key is valid but lacks every role the route accepts. */
 export function forbidden(detail: string): ProblemException {
   return new ProblemException(problem('forbidden', 403, detail));

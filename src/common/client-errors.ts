@@ -1,40 +1,91 @@
-import type { Server } from 'node:http';
+import { maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { problem } from './problem.js';
+import { problem, type ProblemDetails } from './problem.js';
 import { rawProblemResponse } from './raw-problem-response.js';
 
-/** Node's own answers (node:_http_server) to what it could not parse, by error code. */
-const NODE_ANSWERS: Readonly<Record<string, string>> = {
-  HPE_HEADER_OVERFLOW: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
-};
-const NODE_BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
+/** How long a refused connection may take to drain its last answer before it is cut, ms. */
+const DRAIN_MS = 5_000;
 
 /**
- * Answers the errors Node's HTTP parser reports on `server` ('clientError') as Node itself
- * does — 431 for a request line or headers over the limit, 400 for anything it cannot parse,
- * always with `Connection: close` and then closing the socket (Fastify's own listener closed
- * it without saying so; remove it first) — except that a request whose headers did not arrive
- * within `server.headersTimeout` (`headersTimeoutMs`, ms) gets 408 `request-timeout` in
- * problem+json, like every other refusal, instead of Node's bodiless 408. Nothing is written when
- * the socket is no longer writable or an answer to it has begun.
+ * Answers the errors Node's HTTP parser reports on `server` ('clientError', Node.js docs
+ * "Event: 'clientError'") as RFC 9457 problem+json with `Connection: close`, then closes the
+ * socket (Fastify's own listener closed it without saying so; remove it first): 431 `validation`
+ * for a request line or headers over Node's limit, 413 `payload-too-large` for chunk extensions
+ * over it, 408 `request-timeout` for headers that did not arrive within `server.headersTimeout`
+ * (`headersTimeoutMs`, ms), and 400 `validation` naming Node's reason for anything else it cannot
+ * parse (`Content-Length` with `Transfer-Encoding`, a request that is not HTTP).
+ *
+ * Requests parsed before the error on the same connection (pipelined, or sent in one packet with
+ * the garbage) are being handled: their answers are written first, in order, and the refusal
+ * after them — Node's own handler answered 400 at once and cut the connection, so a claim that
+ * was recorded reached its client as a bare 400. When the error cut off a request's body (a bad
+ * chunk), the refusal is written at once. Nothing is written on a socket no longer writable.
  */
 export function answerClientErrors(server: Server, headersTimeoutMs: number): void {
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (socket.writable && !inFlight?.headersSent) {
-      socket.write(
-        err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? rawProblemResponse(
-              problem(
-                'request-timeout',
-                408,
-                `the request's headers did not arrive within ${headersTimeoutMs} ms`,
-              ),
-            )
-          : (NODE_ANSWERS[err.code ?? ''] ?? NODE_BAD_REQUEST),
-      );
-    }
-    socket.destroy(err);
+  const unanswered = new WeakMap<Socket, { requests: Set<IncomingMessage>; then?: () => void }>();
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const entry = unanswered.get(socket) ?? { requests: new Set() };
+    unanswered.set(socket, entry);
+    entry.requests.add(req);
+    const done = (): void => {
+      res.off('finish', done);
+      res.off('close', done);
+      entry.requests.delete(req);
+      if (entry.requests.size === 0) entry.then?.();
+    };
+    res.on('finish', done);
+    res.on('close', done);
   });
+  const refused = new WeakSet<Socket>();
+  server.on('clientError', (err: NodeJS.ErrnoException & { reason?: string }, socket: Socket) => {
+    if (refused.has(socket)) return; // the parser stays failed: one answer per connection
+    refused.add(socket);
+    socket.pause(); // read no more of what could not be parsed
+    const answer = (): void => {
+      // Bytes of an answer already on the wire must not be followed by another one (as Node).
+      const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      if (!socket.writable || current?.headersSent) return void socket.destroy();
+      const cut = setTimeout(() => socket.destroy(), DRAIN_MS);
+      cut.unref();
+      socket.end(rawProblemResponse(refusalOf(err, headersTimeoutMs)), () => {
+        clearTimeout(cut);
+        socket.destroy();
+      });
+    };
+    // A request whose body the error cut off can never be whole: answer now, as Node does.
+    const entry = unanswered.get(socket);
+    const waiting = [...(entry?.requests ?? [])];
+    if (waiting.length > 0 && waiting.every((req) => req.complete)) entry!.then = answer;
+    else answer();
+  });
+}
+
+/** The problem answering a parser error of Node's (`err.code`, `err.reason`). */
+function refusalOf(
+  err: NodeJS.ErrnoException & { reason?: string },
+  headersTimeoutMs: number,
+): ProblemDetails {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return problem(
+        'validation',
+        431,
+        `the request line and headers are over the server's limit of ${maxHeaderSize} bytes`,
+      );
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return problem('payload-too-large', 413, 'the chunk extensions of the request body are too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return problem(
+        'request-timeout',
+        408,
+        `the request's headers did not arrive within ${headersTimeoutMs} ms`,
+      );
+    default:
+      return problem(
+        'validation',
+        400,
+        `the request is not valid HTTP/1.1${err.reason ? `: ${err.reason}` : ''}; the connection is closed`,
+      );
+  }
 }

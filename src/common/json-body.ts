@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { isSafeNumber, parse } from 'lossless-json';
 import { problem } from './problem.js';
 import { decodeUtf8Body } from './utf8-body.js';
+import { jsonContentHeadersRefusal } from './json-content-headers.js';
 import { ProblemException } from './problem.exception.js';
 
 /** Deepest nesting of arrays/objects accepted in a request body. */
@@ -207,7 +208,8 @@ const JSON_MEDIA_TYPES = /^application\/([^\s;/]+\+)?json(\s*;|$)/;
  * Installs the ledger's body parsing on a Fastify instance, in place of Fastify's own parsers:
  * `application/json` (and `+json`) bodies are read as text up to the route's body limit
  * (Fastify's `bodyLimit`; a larger declared `Content-Length` is refused at once, before the body
- * is read: 413, rendered as problem+json by the filter), decoded as strict UTF-8 (else 400
+ * is read: 413, rendered as problem+json by the filter), refused 415 when `Content-Encoding` or
+ * `charset` says it is not plain UTF-8 ({@link jsonContentHeadersRefusal}), decoded as strict UTF-8 (else 400
  * `invalid-json` naming the byte offset: {@link decodeUtf8Body}) and parsed with {@link parseExactJson};
  * an empty or blank one is no body. A body with a missing or other `content-type` is left unread
  * in the stream and marked {@link UnreadBody}. A body that does not parse is refused by a
@@ -216,7 +218,9 @@ const JSON_MEDIA_TYPES = /^application\/([^\s;/]+\+)?json(\s*;|$)/;
  */
 export function exactJsonBody(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'buffer' }, (_req, bytes, done) => {
+  fastify.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'buffer' }, (req, bytes, done) => {
+    const refused = jsonContentHeadersRefusal(req.headers);
+    if (refused) return done(null, new RefusedBody(refused));
     let body: string;
     try {
       body = decodeUtf8Body(bytes as Buffer);

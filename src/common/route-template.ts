@@ -11,9 +11,10 @@ export interface RoutedRequest {
 
 /**
  * Keeps the route PATTERN Fastify matched for `request` (`/v1/operations/:operationId/confirm`)
- * on its Node.js request, for {@link routeTemplateOf}. Run it as an `onRequest` hook added after
- * the middleware: a request that middleware refused (401, 429, 503 while draining) stays
- * `unmatched`, as does one no route matches (404).
+ * on its Node.js request, for {@link routeTemplateOf}. Run it as an `onRequest` hook added before
+ * the middleware (Fastify routes a request before its hooks run), so a request that middleware
+ * refused (401, 429, 503 while draining) has its route too; one no route matches (404) stays
+ * `unmatched`.
  */
 export function recordRouteTemplate(request: RoutedRequest): void {
   if (request.is404 === true || typeof request.routeOptions.url !== 'string') return;
@@ -22,8 +23,8 @@ export function recordRouteTemplate(request: RoutedRequest): void {
 
 /**
  * The route PATTERN that handled `req` (a Node.js or a Fastify request; never the raw path, which
- * carries ids), or `unmatched` when no route did (a 404, or a refusal by middleware before
- * routing: 401). Read it when the response finishes.
+ * carries ids), or `unmatched` when no route matched (a 404, a path the router refused). Read it
+ * when the response finishes.
  */
 export function routeTemplateOf(req: object): string {
   return rawRequestOf<{ [ROUTE]?: string }>(req)[ROUTE] ?? 'unmatched';

@@ -1,6 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { compiledCheckOf } from './compiled-check.js';
-import { refuseUnreadBody } from './json-body.js';
+import { refuseUnreadBody, RESERVED_MEMBERS } from './json-body.js';
 import { problem } from './problem.js';
 import { ProblemException } from './problem.exception.js';
 import { unstorableStrings } from './unstorable-strings.js';
@@ -102,6 +102,7 @@ export function assertStorable(body: unknown, prefix = ''): void {
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body') refuseUnreadBody(value);
+    if (metadata.type === 'query' && metadata.data === undefined) refuseReservedParameters(value);
     const isDto =
       metadata.type === 'body' && typeof metadata.metatype === 'function' && metadata.metatype !== Object;
     if (isDto && (typeof value !== 'object' || value === null || Array.isArray(value))) {
@@ -114,6 +115,20 @@ class BodyValidationPipe extends ValidationPipe {
     if (isDto && !(metadata.metatype as ValidatesItemsSeparately).validatesItemsSeparately)
       assertStorable(value);
     return dto;
+  }
+}
+
+/**
+ * Refuses query parameters named `__proto__`, `constructor` or `prototype` as the pipe refuses any
+ * parameter its DTO does not declare (400 `validation`, `property <name> should not exist`):
+ * the framework strips such names before class-validator sees them (a prototype-pollution
+ * guard), so without this they were silently ignored where any other unknown name is refused.
+ */
+function refuseReservedParameters(query: unknown): void {
+  if (typeof query !== 'object' || query === null) return;
+  const names = Object.keys(query).filter((name) => RESERVED_MEMBERS.has(name));
+  if (names.length > 0) {
+    throw validationProblem(names.map((field) => ({ field, message: `property ${field} should not exist` })));
   }
 }
 

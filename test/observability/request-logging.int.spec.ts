@@ -14,10 +14,11 @@ import {
   recordRouteTemplate,
   requestLogging,
 } from '../../src/observability/index.js';
+import { LogRateLimit } from '../../src/observability/http/log-rate-limit.js';
 
 const TOKEN = `olk_0123456789abcdef01234567_${'S'.repeat(43)}`;
 
-function appWith(level: 'info' | 'debug') {
+function appWith(level: 'info' | 'debug', limit?: LogRateLimit) {
   const lines: Record<string, any>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -27,8 +28,13 @@ function appWith(level: 'info' | 'debug') {
   });
   const fastify = Fastify();
   const ready = (async () => {
+    // Before the middleware, as src/create-ledger-app.ts adds it: refusals keep their route.
+    fastify.addHook('onRequest', (req, _reply, done) => {
+      recordRouteTemplate(req);
+      done();
+    });
     await fastify.register(middie);
-    fastify.use(requestLogging(createLogger({ level, pretty: false }, stream)));
+    fastify.use(requestLogging(createLogger({ level, pretty: false }, stream), limit));
     fastify.use('/v1', (req: IncomingMessage, res: ServerResponse, next: () => void) => {
       if (req.headers.authorization !== `Bearer ${TOKEN}`) {
         res.statusCode = 401;
@@ -36,10 +42,6 @@ function appWith(level: 'info' | 'debug') {
       }
       (req as any).caller = { keyId: '0123456789abcdef01234567' };
       next();
-    });
-    fastify.addHook('onRequest', (req, _reply, done) => {
-      recordRouteTemplate(req);
-      done();
     });
     fastify.addHook('preValidation', (req, _reply, done) => {
       keepBodyForRequestLog(req);
@@ -89,7 +91,7 @@ describe('requestLogging', () => {
     expect(out).not.toContain('6f1c');
   });
 
-  it('answers refusals with X-Request-Id too, logging the path when no route matched', async () => {
+  it('logs a 401 refused before the route ran at warn under its route template, with X-Request-Id', async () => {
     const { app, lines } = appWith('info');
     const res = await request(app)
       .post('/v1/operations/6f1c/confirm')
@@ -97,12 +99,31 @@ describe('requestLogging', () => {
     expect(res.status).toBe(401);
     expect(res.headers['x-request-id']).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     expect(lines[0]).toMatchObject({
-      route: 'unmatched',
-      path: '/v1/operations/6f1c/confirm',
+      level: 'warn',
+      route: '/v1/operations/:operationId/confirm',
       status: 401,
       traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      msg: 'POST /v1/operations/:operationId/confirm 401',
     });
+    expect(lines[0]!.path).toBeUndefined();
     expect(lines[0]!.keyId).toBeUndefined();
+  });
+
+  it('logs the path when no route matched', async () => {
+    const { app, lines } = appWith('info');
+    expect((await request(app).get('/nowhere/6f1c')).status).toBe(404);
+    expect(lines[0]).toMatchObject({ level: 'info', route: 'unmatched', path: '/nowhere/6f1c', status: 404 });
+  });
+
+  it('logs 503s at warn, at most a burst per route and window; the next line counts the ones left out', async () => {
+    const { app, lines } = appWith('info', new LogRateLimit(3, 300));
+    for (let i = 0; i < 8; i++) expect((await request(app).get('/boom')).status).toBe(503);
+    expect(lines.map((l) => [l.level, l.route, l.status])).toEqual(Array(3).fill(['warn', '/boom', 503]));
+    await new Promise((r) => setTimeout(r, 350));
+    await request(app).get('/boom');
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toMatchObject({ level: 'warn', status: 503, suppressed: 5 });
+    expect(lines[0]!.suppressed).toBeUndefined();
   });
 
   it("logs a 5xx's error scrubbed like every other line: no password, no token secret in message or stack", async () => {
@@ -116,11 +137,15 @@ describe('requestLogging', () => {
     expect(out).not.toContain('S'.repeat(43));
   });
 
-  it('logs 5xx at error, successful probes at debug only, and the body only at debug', async () => {
+  it('logs 5xx at error (503 at warn), successful probes at debug only, and the body only at debug', async () => {
     const info = appWith('info');
     await request(info.app).get('/health');
     await request(info.app).get('/boom');
-    expect(info.lines.map((l) => [l.route, l.level])).toEqual([['/boom', 'error']]);
+    await request(info.app).get('/leak');
+    expect(info.lines.map((l) => [l.route, l.level])).toEqual([
+      ['/boom', 'warn'],
+      ['/leak', 'error'],
+    ]);
 
     const debug = appWith('debug');
     await request(debug.app).get('/health');

@@ -273,6 +273,42 @@ describe('round-trip shortcuts', () => {
     });
   });
 
+  it("keeps the shortcut for the README's shape (a step, then return) and under a timeout", async () => {
+    for (const timeoutMs of [undefined, 60_000]) {
+      const fake = new FakeLedger();
+      await client(fake, true).runOnce(
+        key,
+        {},
+        async (op) => {
+          const invoice = await op.step('create', () => ({ id: 'INV-1' }));
+          return { destinationRef: invoice.id, outputs: invoice };
+        },
+        { timeoutMs },
+      );
+      expect(fake.trail).toEqual(['claims', 'steps/create/start', 'confirm']);
+      expect(fake.sent('/confirm')[0]!.body.completeStep).toEqual({
+        name: 'create',
+        outputs: { id: 'INV-1' },
+      });
+    }
+  });
+
+  it('sends the completion as soon as the job waits on anything after the step, before the job resumes', async () => {
+    // A process that dies while the job waits must leave the step completed, so that a re-run
+    // gets its recorded outputs instead of the operation going unknown.
+    const fake = new FakeLedger();
+    let seenWhileWaiting: string[] = [];
+    await client(fake, true).runOnce(key, {}, async (op) => {
+      await op.step('create', () => 'INV-1');
+      await new Promise((r) => setTimeout(r, 1));
+      seenWhileWaiting = [...fake.trail];
+      return { destinationRef: 'INV-1' };
+    });
+    expect(seenWhileWaiting).toEqual(['claims', 'steps/create/start', 'steps/create/complete']);
+    expect(fake.trail).toEqual(['claims', 'steps/create/start', 'steps/create/complete', 'confirm']);
+    expect(fake.sent('/confirm')[0]!.body.completeStep).toBeUndefined();
+  });
+
   it('falls back to the 3-request protocol when an older ledger refuses the fields, and remembers it', async () => {
     const refuse = (field: string) => () =>
       problem(400, 'validation', { errors: [{ field, message: `property ${field} should not exist` }] });

@@ -4,6 +4,7 @@ import { correlationOf } from './correlation.js';
 import type { NodeMiddleware } from '../../common/node-middleware.js';
 import { routeTemplateOf } from '../../common/route-template.js';
 import { scrubSecrets } from '../logging/redaction.js';
+import { LogRateLimit } from './log-rate-limit.js';
 
 /** Probe and scrape routes: logged at debug when they succeed (they arrive every few seconds). */
 const ROUTINE = /^\/(health(\/|$|\?)|metrics($|\?))/;
@@ -39,6 +40,25 @@ export interface RequestLogLine {
   readonly body?: unknown;
   /** The failure an error filter left on the response (`res.err`), only for a 5xx. */
   readonly err?: Error;
+  /**
+   * How many lines of this status, method and route were left out before this one (a 401 or 503
+   * flood, see {@link requestLogging}); absent when none was.
+   */
+  readonly suppressed?: number;
+}
+
+/** Statuses logged at warn, at most a few lines per route (a flood of them is one cause). */
+const WARN_STATUSES: ReadonlySet<number> = new Set([401, 503]);
+
+/**
+ * The level of a request's line: a 401 (a missing or wrong key) and a 503 (a dependency down or
+ * full: an expected, answered condition with `Retry-After`) at warn; any other 5xx at error;
+ * a successful health probe or scrape at debug; everything else at info.
+ */
+function levelOf(status: number, url: string | undefined): 'error' | 'warn' | 'info' | 'debug' {
+  if (WARN_STATUSES.has(status)) return 'warn';
+  if (status >= 500) return 'error';
+  return status < 400 && ROUTINE.test(url ?? '') ? 'debug' : 'info';
 }
 
 type LoggedRequest = IncomingMessage & { caller?: { keyId?: string }; originalUrl?: string; body?: unknown };
@@ -48,7 +68,9 @@ type LoggedRequest = IncomingMessage & { caller?: { keyId?: string }; originalUr
  * answers `X-Request-Id: <correlationId>` (set before any handler runs, so refusals carry it too),
  * and when the response finishes (or its connection closes first) writes ONE line through `logger`:
  * {@link RequestLogLine} with message `"<METHOD> <route> <status>"`, at info — error for 5xx,
- * debug for successful health probes and scrapes. No headers, no query string, no payloads
+ * warn for 401 and 503, debug for successful health probes and scrapes. The warn lines are
+ * rate-limited ({@link LogRateLimit}: at most 10 per 10 s for each status, method and route; the
+ * next line written says how many were left out), so a flood of refusals does not flood the log. No headers, no query string, no payloads
  * (the body only when the logger is at debug). Install it first, before authentication.
  *
  * The line is written by `logger` itself, not by a per-request child logger. Its usual fields are
@@ -56,15 +78,18 @@ type LoggedRequest = IncomingMessage & { caller?: { keyId?: string }; originalUr
  * without `logger`'s redaction paths (pino `redact`, applied to every field of every line); a
  * line carrying a body or an error goes through `logger`, redaction and error scrubbing included.
  */
-export function requestLogging(logger: Logger): NodeMiddleware {
+export function requestLogging(logger: Logger, limit: LogRateLimit = new LogRateLimit()): NodeMiddleware {
   const plain = logger.child({}, { redact: [] });
   const write = (req: LoggedRequest, res: ServerResponse, ms: number): void => {
     const aborted = !res.headersSent && !res.writableFinished;
     const status = aborted ? CLIENT_CLOSED_REQUEST : res.statusCode;
-    const level = status >= 500 ? 'error' : status < 400 && ROUTINE.test(req.url ?? '') ? 'debug' : 'info';
+    const level = levelOf(status, req.url);
     if (!logger.isLevelEnabled(level)) return;
     const c = correlationOf(req);
     const route = routeTemplateOf(req);
+    const admitted =
+      level === 'warn' ? limit.admit(`${status} ${req.method} ${route}`, Date.now()) : undefined;
+    if (admitted?.write === false) return;
     // Absent fields stay undefined: pino leaves them out, and the order is that of the docs.
     // The request id and an unmatched path are the client's own text: a token sent there is
     // scrubbed as in every other line (the rest of the line holds no credential by construction).
@@ -80,6 +105,7 @@ export function requestLogging(logger: Logger): NodeMiddleware {
       ms,
       keyId: req.caller?.keyId || undefined,
       body: req.body !== undefined && logger.isLevelEnabled('debug') ? req.body : undefined,
+      suppressed: admitted?.suppressed || undefined,
     };
     const err = (res as { err?: unknown }).err;
     if (status >= 500 && err instanceof Error) line.err = err;

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { QueryInteger } from '../../common/query-integer.js';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { IsInstant } from '../../projections/http/dto/time-filters.js';
 import { CATEGORIES } from '../categories.js';
@@ -128,7 +128,7 @@ export class ItemsQueryDto {
 
   @ApiPropertyOptional({ default: 50, description: 'Items per page, 1..500' })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(500)
@@ -145,7 +145,7 @@ export class ItemsQueryDto {
 export class ListRunsQueryDto {
   @ApiPropertyOptional({ default: 20, description: 'Latest runs, 1..100' })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(100)

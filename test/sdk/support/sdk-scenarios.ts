@@ -8,7 +8,9 @@ import {
   type LedgerClient,
   type OperationContext,
 } from '@operation-ledger/client';
+import { execFile } from 'node:child_process';
 import type { StoreKind } from '../../../src/config/ledger-config.js';
+import { buildUnlessFresh } from '../../support/build-unless-fresh.js';
 import { Destination } from '../../support/destination.js';
 import { startTestLedger, type TestLedger } from '../../support/test-ledger.js';
 import { leaseScenarios } from './lease-scenarios.js';
@@ -173,6 +175,38 @@ export function sdkScenarios(store: StoreKind): void {
     });
     expect(replayed).toEqual({ invoiceId: invoices.records[0]!.id });
     expect([invoices.count, mails.count]).toEqual([1, 1]);
+  });
+
+  it('W3, a real crash: a worker SIGKILLed while its job waits after a step; the re-run gets the outputs', async () => {
+    buildUnlessFresh(
+      process.cwd(),
+      'packages/client/dist/index.js',
+      ['packages/client/src'],
+      ['run', 'build:client'],
+    );
+    const died = await new Promise<NodeJS.Signals | null>((resolve) => {
+      const child = execFile(process.execPath, [
+        new URL('./step-then-die.mjs', import.meta.url).pathname,
+        ledger.url,
+        ledger.rootToken,
+        'W3-KILLED',
+      ]);
+      child.on('exit', (_code, signal) => resolve(signal));
+    });
+    expect(died).toBe('SIGKILL');
+    ledger.clock.advance(LEASE + 1);
+    let ran = false;
+    const r = await sdk.runOnce(
+      key('W3-KILLED'),
+      { n: 1 },
+      async (op) => {
+        const invoice = await op.step('create-invoice', () => ((ran = true), { invoiceId: 'INV-again' }));
+        return { destinationRef: invoice.invoiceId };
+      },
+      { leaseMs: LEASE },
+    );
+    expect(r).toMatchObject({ status: 'executed', attempt: 2, outcome: { destinationRef: 'INV-W3-KILLED' } });
+    expect(ran).toBe(false);
   });
 
   it('32 concurrent runOnce of one key: the effect happens once, everyone gets its outcome', async () => {

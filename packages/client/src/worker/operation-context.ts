@@ -4,15 +4,22 @@ import { providerKeyOf, stepNameIssue } from '../key/operation-key.js';
 import type { AcquiredClaim, Json, OperationKey } from '../types.js';
 import type { Shortcuts } from './shortcuts.js';
 
-/** How long a step's completion may wait to travel with the confirm (the shortcut), ms. */
-const COMPLETE_DEFER_MS = 10;
-
 /** A step completion not yet sent: it may ride on the confirm (`completeStep`). */
 interface PendingCompletion {
   readonly name: string;
   readonly outputs: Json | null;
-  readonly timer: NodeJS.Timeout;
 }
+
+/**
+ * Runs `fn` once the microtasks queued so far, and those they queue in turn, have run — before
+ * any timer or I/O callback. On Node.js that is `process.nextTick` scheduled from a microtask
+ * (Node.js docs "process.nextTick()": the tick queue runs once the microtask queue is drained);
+ * elsewhere a zero-delay timer, the closest a browser offers.
+ */
+const afterMicrotasks: (fn: () => void) => void =
+  typeof globalThis.process?.nextTick === 'function'
+    ? (fn) => process.nextTick(fn)
+    : (fn) => void setTimeout(fn, 0);
 
 /** Thrown by `op.step` once `runOnce` has settled the operation (a timed-out job's late step). */
 export class OperationClosedError extends Error {
@@ -106,11 +113,14 @@ export class OperationContext {
     if (this.shortcuts.confirmCompleteStep === false) {
       await this.api.completeStep(this.operationId, name, this.fencingToken, outputs);
     } else {
-      this.pending = {
-        name,
-        outputs,
-        timer: setTimeout(() => void this.flush().catch(() => {}), COMPLETE_DEFER_MS),
-      };
+      // The completion rides on the confirm only when the job returns at once (within
+      // microtasks, as `const r = await op.step(…); return {…}` does). A job that waits on
+      // anything first gets it sent before that wait ends, so a process that dies while the job
+      // waits leaves the step completed: the re-run gets its outputs instead of `unknown`.
+      this.pending = { name, outputs };
+      afterMicrotasks(() => {
+        if (!this.closed) void this.flush().catch(() => {});
+      });
     }
     return result;
   }
@@ -122,10 +132,8 @@ export class OperationContext {
   async takePendingCompletion(): Promise<{ name: string; outputs: Json | null } | null> {
     await this.flushing;
     const p = this.pending;
-    if (!p) return null;
-    clearTimeout(p.timer);
     this.pending = null;
-    return { name: p.name, outputs: p.outputs };
+    return p;
   }
 
   /** Sends a deferred completion now (before another step, or when the job failed). */
@@ -133,7 +141,6 @@ export class OperationContext {
     if (this.flushing) return this.flushing;
     const p = this.pending;
     if (!p) return;
-    clearTimeout(p.timer);
     this.pending = null;
     this.flushing = this.api
       .completeStep(this.operationId, p.name, this.fencingToken, p.outputs)
@@ -145,7 +152,6 @@ export class OperationContext {
   /** Refuses further steps (runOnce settled the operation). */
   close(): void {
     this.closed = true;
-    if (this.pending) clearTimeout(this.pending.timer);
   }
 
   private async recordedOutputs(name: string): Promise<Json | null> {

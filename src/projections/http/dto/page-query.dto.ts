@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { QueryInteger } from '../../../common/query-integer.js';
 import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { IsInstant } from './time-filters.js';
 
@@ -11,7 +11,7 @@ export const MAX_PAGE_SIZE = 500;
 export class PageQueryDto {
   @ApiPropertyOptional({ description: `Items per page, 1..${MAX_PAGE_SIZE}`, default: DEFAULT_PAGE_SIZE })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE_SIZE)
