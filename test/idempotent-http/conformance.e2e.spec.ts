@@ -2,7 +2,10 @@
 // rules of draft-ietf-httpapi-idempotency-key-header-09; each test names the section it covers.
 // One in-memory ledger for the file; each framework's app runs twice (two replicas sharing it),
 // and a third instance plays a restarted app (its in-process replay cache empty).
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { LedgerClient } from '@operation-ledger/client';
+import { readFileSync } from 'node:fs';
 import { Orders } from './example/orders.js';
 import { startApp, type AppOptions, type Framework, type RunningApp } from './support/three-apps.js';
 import { appHeaders, freshKey, sendOrder } from './support/send-order.js';
@@ -182,6 +185,29 @@ it('§2.6 Enforcement: with waitMs a concurrent retry waits for the first answer
     const [first, second] = await Promise.all([sendOrder(app.url, key, slow), sendOrder(app.url, key, slow)]);
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.text).toBe(first.text);
+    expect(orders.executions).toBe(1);
+  } finally {
+    await app.close();
+  }
+});
+
+it('§2.6 Enforcement: the example of docs/protect-your-api.md (verbatim) runs a retried order once', async () => {
+  const example = readFileSync(new URL('./example/orders-app.ts', import.meta.url), 'utf8');
+  expect(readFileSync(new URL('../../docs/protect-your-api.md', import.meta.url), 'utf8')).toContain(
+    example.trimEnd(),
+  );
+  process.env.LEDGER_URL = ledger.url;
+  process.env.LEDGER_TOKEN = ledger.rootToken;
+  const { AppModule } = await import('./example/orders-app.js');
+  const { orders } = await import('./example/orders.js');
+  const app = await NestFactory.create(AppModule, new FastifyAdapter(), { logger: false });
+  await app.listen(0, '127.0.0.1');
+  try {
+    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    const key = freshKey();
+    const first = await sendOrder(url, key, order);
+    const again = await sendOrder(url, key, order);
+    expect([first.status, again.status, again.text]).toEqual([201, 201, first.text]);
     expect(orders.executions).toBe(1);
   } finally {
     await app.close();
