@@ -43,6 +43,8 @@ interface App {
   readonly ledger: LedgerServer | null;
   readonly meters: Record<string, CpuMeter>;
   readonly pool: Pool;
+  /** The meter's connection to the ledger's database: closed before the database is dropped. */
+  readonly pg: PostgresCpuMeter | null;
   keys: string[];
 }
 interface Target {
@@ -70,14 +72,16 @@ async function startApp(
   });
   const meters: Record<string, CpuMeter> = { app: processCpuMeter(server.pid) };
   if (ledger) meters['ledger'] = processCpuMeter(ledger.process.pid);
+  let pg: PostgresCpuMeter | null = null;
   if (ledger?.database) {
-    const pg = await PostgresCpuMeter.open(ledger.database.connectionString);
-    meters['store'] = () => pg.begin();
+    const meter = await PostgresCpuMeter.open(ledger.database.connectionString);
+    meters['store'] = () => meter.begin();
+    pg = meter;
   }
   const redis = env['GUARD'] === 'node-idempotency' ? redisCpuMeter() : null;
   if (redis) meters['store'] = redis;
   const pool = new Pool(server.url, { connections });
-  return { id, server, ledger, meters, pool, keys: [] } satisfies App;
+  return { id, server, ledger, meters, pool, pg, keys: [] } satisfies App;
 }
 
 async function main(): Promise<void> {
@@ -135,6 +139,7 @@ async function main(): Promise<void> {
   } finally {
     for (const app of apps) {
       await app.pool.close().catch(() => undefined);
+      await app.pg?.close().catch(() => undefined);
       await app.server.stop().catch(() => undefined);
     }
     for (const ledger of ledgers) await ledger.stop().catch(() => undefined);
