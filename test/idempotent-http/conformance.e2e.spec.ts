@@ -176,6 +176,38 @@ describe.each<Framework>(['nestjs', 'fastify', 'express'])('%s adapter', (framew
   });
 });
 
+it('§2.6 Enforcement: a new key costs the ledger a claim and a confirm; a replay this process saw costs no request', async () => {
+  const sent: string[] = [];
+  const counting = new LedgerClient({
+    baseUrl: ledger.url,
+    token: ledger.rootToken,
+    fetch: (input: string, init: RequestInit) => {
+      sent.push(`${init.method} ${new URL(input).pathname.replace(/[0-9a-f-]{36}/, '{id}')}`);
+      return fetch(input, init);
+    },
+  });
+  const orders = new Orders();
+  const options: AppOptions = { client: counting, required: true, expiry: false };
+  const [app, replica] = [
+    await startApp('fastify', orders, options),
+    await startApp('fastify', orders, options),
+  ];
+  try {
+    const key = freshKey();
+    await sendOrder(app.url, key, order);
+    expect(sent.splice(0)).toEqual(['POST /v1/claims', 'POST /v1/operations/{id}/confirm']);
+    await sendOrder(app.url, key, order);
+    expect(sent.splice(0)).toEqual([]);
+    await sendOrder(replica.url, key, order); // another process: one claim, answered with the record
+    await sendOrder(replica.url, key, order);
+    expect(sent.splice(0)).toEqual(['POST /v1/claims']);
+    expect(orders.executions).toBe(1);
+  } finally {
+    await app.close();
+    await replica.close();
+  }
+});
+
 it('§2.6 Enforcement: with waitMs a concurrent retry waits for the first answer and replays it', async () => {
   const orders = new Orders();
   const app = await startApp('fastify', orders, { client, required: true, waitMs: 5_000 });
