@@ -156,8 +156,9 @@ export class IdempotencyGuard<Req> {
             headers: keptHeaders(keep, captured.getHeader),
             body: captured.body,
           };
-          recorded = answerFromOutputs(answerToOutputs(answer, maxBytes));
-          return { outputs: answerToOutputs(answer, maxBytes) };
+          const outputs = answerToOutputs(answer, maxBytes);
+          recorded = answerFromOutputs(outputs); // what a replay sends: the body cut as recorded
+          return { outputs };
         },
         {
           ...(this.options.leaseMs !== undefined ? { leaseMs: this.options.leaseMs } : {}),

@@ -28,8 +28,12 @@ import type { IdempotencyOptions } from './idempotency-options.js';
 export type { IdempotencyContext } from './idempotency-context.js';
 export type { IdempotencyOptions } from './idempotency-options.js';
 
-/** The injection token of the options given to {@link IdempotencyModule.forRoot}. */
-export const IDEMPOTENCY_OPTIONS = Symbol('operation-ledger.idempotency-options');
+/**
+ * The injection token of the one {@link IdempotencyGuard} made from the options given to
+ * {@link IdempotencyModule.forRoot}: Nest makes an interceptor per module that uses it, and they
+ * all share this guard (its replay cache and policy reads).
+ */
+export const IDEMPOTENCY_GUARD = Symbol('operation-ledger.idempotency-guard');
 const ROUTE = 'operation-ledger:idempotent';
 
 /** A guarded request as a handler sees it (`@Req() req: IdempotentRequest`). */
@@ -70,14 +74,10 @@ interface PlatformRequest {
  * unrecorded.
  */
 export class IdempotencyInterceptor implements NestInterceptor {
-  private readonly guard: IdempotencyGuard<unknown>;
-
   constructor(
-    options: IdempotencyOptions,
+    private readonly guard: IdempotencyGuard<unknown>,
     private readonly reflector: Reflector,
-  ) {
-    this.guard = new IdempotencyGuard(options);
-  }
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const route = this.reflector.get<IdempotentRoute | undefined>(ROUTE, context.getHandler());
@@ -116,7 +116,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 Injectable()(IdempotencyInterceptor);
-Inject(IDEMPOTENCY_OPTIONS)(IdempotencyInterceptor, undefined, 0);
+Inject(IDEMPOTENCY_GUARD)(IdempotencyInterceptor, undefined, 0);
 Inject(Reflector)(IdempotencyInterceptor, undefined, 1);
 
 /**
@@ -137,8 +137,14 @@ export class IdempotencyModule {
     return {
       module: IdempotencyModule,
       global: true,
-      providers: [{ provide: IDEMPOTENCY_OPTIONS, useValue: options }, IdempotencyInterceptor],
-      exports: [IDEMPOTENCY_OPTIONS, IdempotencyInterceptor],
+      providers: [
+        {
+          provide: IDEMPOTENCY_GUARD,
+          useValue: new IdempotencyGuard(options as IdempotencyOptions<unknown>),
+        },
+        IdempotencyInterceptor,
+      ],
+      exports: [IDEMPOTENCY_GUARD, IdempotencyInterceptor],
     };
   }
 }
