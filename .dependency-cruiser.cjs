@@ -25,10 +25,29 @@ module.exports = {
     {
       name: 'client-is-standalone',
       comment:
-        'packages/client (the worker SDK) imports nothing from the server and no npm package but undici (its Node transport, docs/decisions.md)',
+        'packages/client (the worker SDK) imports nothing from the server and no npm package but undici (its Node transport, docs/decisions.md) and structured-headers (the Idempotency-Key header)',
       severity: 'error',
-      from: { path: '^packages/client/src' },
-      to: { pathNot: ['^packages/client/src', '^(node:)?[a-z_]+$', '^node_modules/undici/'] },
+      from: {
+        path: '^packages/client/src',
+        pathNot: '^packages/client/src/idempotent-http/(nestjs|fastify|express)\\.ts$',
+      },
+      to: {
+        pathNot: ['^packages/client/src', '^(node:)?[a-z_]+$', '^node_modules/(undici|structured-headers)/'],
+      },
+    },
+    {
+      name: 'client-adapters-use-optional-peers',
+      comment:
+        'the HTTP adapters of the SDK (subpath exports) import only their framework, an optional peer dependency (docs/protect-your-api.md)',
+      severity: 'error',
+      from: { path: '^packages/client/src/idempotent-http/(nestjs|fastify|express)\\.ts$' },
+      to: {
+        pathNot: [
+          '^packages/client/src',
+          '^(node:)?[a-z_]+$',
+          '^node_modules/(@nestjs/(common|core)|rxjs|fastify|express|@types/express(-serve-static-core)?)/',
+        ],
+      },
     },
     {
       name: 'src-uses-packages-by-name',

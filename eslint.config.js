@@ -63,9 +63,28 @@ export default tseslint.config(
               message: 'packages/client imports nothing from src/',
             },
             {
-              // undici is its Node transport (#default-sender), docs/decisions.md
-              regex: '^(?!node:|\\.|undici$|#default-sender$)',
-              message: 'packages/client has one runtime dependency, undici: otherwise Node built-ins only',
+              // undici is its Node transport (#default-sender), docs/decisions.md; structured-headers
+              // parses the Idempotency-Key header (docs/protect-your-api.md)
+              regex: '^(?!node:|\\.|undici$|structured-headers$|#default-sender$)',
+              message:
+                'packages/client has two runtime dependencies, undici and structured-headers: otherwise Node built-ins only',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The HTTP adapters (subpath exports) also import their framework: an optional peer dependency.
+    files: ['packages/client/src/idempotent-http/{nestjs,fastify,express}.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!node:|\\.|@nestjs/common$|@nestjs/core$|rxjs$|fastify$|express$)',
+              message: 'an adapter imports only the SDK and its framework',
             },
           ],
         },

@@ -29,6 +29,9 @@ const common = {
     ...(await bundledDependencies(dirname(fileURLToPath(import.meta.url)))),
     // The worker SDK's sources, not its build (packages/client/dist), so tests need no build.
     '^@operation-ledger/client$': '<rootDir>/packages/client/src/index.ts',
+    // Its HTTP adapters (package.json `exports` ./nestjs, ./fastify, ./express), from the sources too.
+    '^@operation-ledger/client/(nestjs|fastify|express)$':
+      '<rootDir>/packages/client/src/idempotent-http/$1.ts',
     // Its Node transport (package.json `imports`, condition `node`), from the sources too.
     '^#default-sender$': '<rootDir>/packages/client/src/http/undici-sender.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

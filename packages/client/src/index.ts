@@ -73,3 +73,14 @@ export {
 export type { ItemReport, RunManyOptions } from './worker/run-many.js';
 export type { Feed, FeedEvent, FeedFilter, SubscribeOptions } from './read/sse.js';
 export type { LookupResult, RecoverOptions, RecoveryReport, UnknownOperation } from './recovery/recover.js';
+export { IdempotencyGuard, type Captured, type GuardOutcome } from './idempotent-http/idempotency-guard.js';
+export type { IdempotencyContext } from './idempotent-http/idempotency-context.js';
+export {
+  DEFAULT_KEPT_HEADERS,
+  EXPIRY_HEADER,
+  REPLAYED_HEADER,
+  type IdempotencyOptions,
+  type RequestFacts,
+} from './idempotent-http/idempotency-options.js';
+export { readIdempotencyKey, type IdempotencyKeyHeader } from './idempotent-http/idempotency-key-header.js';
+export type { HttpAnswer } from './idempotent-http/http-answer.js';
