@@ -3,6 +3,8 @@
 // (docs/production.md "Disk space"). Below that, readiness stays 200 (the replica serves) with
 // status `degraded` and the reason, so a deploy does not turn into a crash loop unannounced.
 import { HealthController } from '../../src/health/health.controller.js';
+import { LedgerMetrics } from '../../src/metrics/ledger-metrics.js';
+import { registerStorageGauges } from '../../src/metrics/storage-collectors.js';
 import type { LedgerConfig } from '../../src/config/ledger-config.js';
 import type { EventStore } from '../../src/event-store/event-store.port.js';
 import type { FreeSpace, SqlExecutor } from '../../src/event-store/sql-executor.js';
@@ -42,5 +44,23 @@ describe('readiness and the free space a restart needs', () => {
     await expect(controller(space(20), 'storage: disk full, 20 MiB free, need 24').ready()).rejects.toThrow(
       /disk full/,
     );
+  });
+});
+
+describe('the storage gauges the alert compares', () => {
+  const scrape = async (space: FreeSpace | undefined) => {
+    const metrics = new LedgerMetrics();
+    registerStorageGauges(metrics, { freeSpace: async () => space } as unknown as SqlExecutor);
+    return metrics.registry.metrics();
+  };
+
+  it('report the free space and what a restart needs, in one scrape', async () => {
+    const text = await scrape(space(27));
+    expect(text).toContain(`ledger_storage_free_bytes{store="pglite"} ${27 * MIB}`);
+    expect(text).toContain(`ledger_storage_restart_needed_bytes{store="pglite"} ${40 * MIB}`);
+  });
+
+  it('have no samples where the volume is not the ledger’s (PostgreSQL)', async () => {
+    expect(await scrape(undefined)).not.toMatch(/^ledger_storage_\w+\{/m);
   });
 });
