@@ -4,7 +4,9 @@
 // free-space readings, and every tenant got 503. Checked: an auditor key cannot upload at all;
 // the operator's upload is refused (503 naming the free space) or its run is failed with the
 // reason, before the volume gets near the reserve; every claim and confirm of the other tenant is
-// answered (no 503), readiness stays 200; and the sweep removes the stopped run's rows.
+// answered (no 503), readiness stays 200; and the sweep removes the stopped run's rows. Then,
+// with the volume between the reserve and what a restart needs, readiness says `degraded` and
+// /metrics has the two figures the alert compares.
 import { PGlite } from '@electric-sql/pglite';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -54,7 +56,7 @@ describeAsRoot('a gzip bomb uploaded for reconciliation on a 320 MiB volume (tmp
     volume?.unmount();
   }, 60_000);
 
-  it('is refused or stopped above the reserve while other tenants keep claiming; its rows are swept', async () => {
+  it('is refused or stopped above the reserve while other tenants keep claiming; its rows are swept; then readiness warns of a failing restart', async () => {
     const dataDir = join(volume.dir, 'data');
     const adminToken = newAdminToken();
     server = await spawnServer({
@@ -67,6 +69,7 @@ describeAsRoot('a gzip bomb uploaded for reconciliation on a 320 MiB volume (tmp
     const operator = await issueKey(url, adminToken, 'bomber', ['operator']);
     const auditor = await issueKey(url, adminToken, 'bomber', ['auditor']);
     const worker = await issueKey(url, adminToken, 'acme', ['worker']);
+    const scraper = await issueKey(url, adminToken, '*', ['auditor']);
     const payload = bomb();
     expect(payload.length).toBeLessThan(32 * 1024);
 
@@ -129,6 +132,23 @@ describeAsRoot('a gzip bomb uploaded for reconciliation on a 320 MiB volume (tmp
 
     // the sweep removes a failed run's rows 30 s after it finished
     await sleep(40_000);
+
+    // between the reserve and what a restart needs: ready, but degraded, and /metrics says why
+    volume.fillLeaving(30 * MIB);
+    const ready = await fetch(`${url}/health/ready`);
+    expect(ready.status).toBe(200);
+    const health = (await ready.json()) as { status: string; warnings: string[] };
+    expect(health.status).toBe('degraded');
+    expect(health.warnings[0]).toMatch(/^storage: (29|30) MiB free, a restart needs 40 MiB/);
+    const metrics = await (
+      await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scraper}` } })
+    ).text();
+    const gauge = (name: string) =>
+      Number(new RegExp(`^${name}\\{store="pglite"\\} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect(gauge('ledger_storage_free_bytes')).toBeLessThan(gauge('ledger_storage_restart_needed_bytes'));
+    expect(gauge('ledger_storage_restart_needed_bytes')).toBe(40 * MIB);
+    volume.unfill();
+
     expect(await stopGently(server)).toBe(0);
     server = undefined;
     const db = new PGlite(dataDir);
