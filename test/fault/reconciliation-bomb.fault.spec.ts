@@ -3,7 +3,9 @@
 // Its spilled rows, items and WAL once went through the embedded store's write reserve between two
 // free-space readings, and every tenant got 503. Checked: an auditor key cannot upload at all;
 // the operator's upload is refused (503 naming the free space) or its run is failed with the
-// reason, before the volume gets near the reserve; every claim and confirm of the other tenant is
+// reason, before the volume gets near the reserve; a 200 000-row bomb received whole while there
+// was room is stopped in its phases once the volume is 20 MiB above the floor; every claim and
+// confirm of the other tenant is
 // answered (no 503), readiness stays 200; and the sweep removes the stopped run's rows. Then,
 // with the volume between the reserve and what a restart needs, readiness says `degraded` and
 // /metrics has the two figures the alert compares.
@@ -19,15 +21,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FLOOR_MIB = 40 + 64;
 const ROWS = 1_000_000;
 
-/** A million identical CSV rows, gzipped (a few KB). */
-function bomb(): Buffer {
+/** `rows` identical CSV rows, gzipped (a few KB). */
+function bomb(rows = ROWS): Buffer {
   const row = 'INV-1,order:1\n';
-  return gzipSync('id,reference\n' + row.repeat(ROWS), { level: 9 });
+  return gzipSync('id,reference\n' + row.repeat(rows), { level: 9 });
 }
 
-async function upload(url: string, token: string, body: Buffer) {
-  const res = await fetch(`${url}/v1/tenants/bomber/reconciliations`, {
-    method: 'POST',
+async function upload(url: string, token: string, body: Buffer, query = '', method = 'POST') {
+  const res = await fetch(`${url}/v1/tenants/bomber/reconciliations${query}`, {
+    method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv', 'content-encoding': 'gzip' },
     body,
     signal: AbortSignal.timeout(120_000),
@@ -38,6 +40,17 @@ async function upload(url: string, token: string, body: Buffer) {
 async function get(url: string, token: string, path: string) {
   const res = await fetch(url + path, { headers: { authorization: `Bearer ${token}` } });
   return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+/** Polls run `id` until it is completed or failed (≤ 120 s). */
+async function finished(url: string, token: string, id: string) {
+  let run: any;
+  for (let i = 0; i < 600; i++) {
+    run = (await get(url, token, `/v1/tenants/bomber/reconciliations/${id}`)).body;
+    if (run.status === 'failed' || run.status === 'completed') break;
+    await sleep(200);
+  }
+  return run;
 }
 
 const describeAsRoot = canMount() ? describe : describe.skip;
@@ -105,17 +118,34 @@ describeAsRoot('a gzip bomb uploaded for reconciliation on a 320 MiB volume (tmp
     } else {
       expect(answer.status).toBe(202);
       runId = answer.body.id;
-      let run: any;
-      for (let i = 0; i < 600; i++) {
-        run = (await get(url, operator, `/v1/tenants/bomber/reconciliations/${runId}`)).body;
-        if (run.status === 'failed' || run.status === 'completed') break;
-        await sleep(200);
-      }
+      const run = await finished(url, operator, runId);
       expect(run.status).toBe('failed');
       expect(run.error).toMatch(/^the comparison was stopped before its next chunk: storage: \d+ MiB free/);
       outcome = `run stopped in phase ${run.phase}`;
     }
     // the work stopped above the floor's worth of chunk: far from the reserve and a restart's need
+    expect(volume.free()).toBeGreaterThan(64 * MIB);
+
+    // a smaller bomb that is received whole while there is room, then compared on a volume with
+    // 20 MiB above the floor: the phases' chunks stop the run, with the reason
+    phase = 'phases';
+    volume.unfill();
+    const waiting = await upload(url, operator, bomb(200_000), '?awaitSource=true');
+    expect(waiting).toMatchObject({ status: 202, body: { status: 'awaiting_source' } });
+    volume.fillLeaving((FLOOR_MIB + 20) * MIB);
+    const source = await upload(
+      url,
+      operator,
+      gzipSync('source,action,subject\nshop,invoice.create,order:1\n'),
+      `/${waiting.body.id}/source`,
+      'PUT',
+    );
+    expect(source).toMatchObject({ status: 202, body: { status: 'queued' } });
+    const stopped = await finished(url, operator, waiting.body.id);
+    expect(stopped.status).toBe('failed');
+    expect(stopped.error).toMatch(
+      /^the comparison was stopped before its next chunk: storage: \d+ MiB free .* needs 104 MiB/,
+    );
     expect(volume.free()).toBeGreaterThan(64 * MIB);
 
     phase = 'after';
@@ -128,9 +158,11 @@ describeAsRoot('a gzip bomb uploaded for reconciliation on a 320 MiB volume (tmp
     );
     expect(failed).toEqual([]);
     expect(answers.filter((a) => a.phase === 'bomb' && a.status === 201).length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.phase === 'phases' && a.status === 201).length).toBeGreaterThan(0);
     expect(answers.filter((a) => a.phase === 'after' && a.status === 201).length).toBeGreaterThan(0);
 
     // the sweep removes a failed run's rows 30 s after it finished
+    volume.unfill();
     await sleep(40_000);
 
     // between the reserve and what a restart needs: ready, but degraded, and /metrics says why
@@ -153,26 +185,29 @@ describeAsRoot('a gzip bomb uploaded for reconciliation on a 320 MiB volume (tmp
     server = undefined;
     const db = new PGlite(dataDir);
     try {
-      const count = async (table: string) =>
+      const count = async (table: string, id: string) =>
         Number(
           (
             await db.query<{ n: string }>(`select count(*)::text as n from ${table} where recon_id = $1`, [
-              runId,
+              id,
             ])
           ).rows[0]!.n,
         );
-      expect(await count('ledger_recon_destination_rows')).toBe(0);
-      expect(await count('ledger_recon_items')).toBe(0);
+      for (const id of [runId, waiting.body.id]) {
+        expect(await count('ledger_recon_destination_rows', id)).toBe(0);
+        expect(await count('ledger_recon_items', id)).toBe(0);
+      }
       const { rows } = await db.query<{ removed: boolean }>(
-        'select rows_removed_at is not null as removed from ledger_reconciliations where id = $1',
-        [runId],
+        'select rows_removed_at is not null as removed from ledger_reconciliations where id = any($1::uuid[])',
+        [[runId, waiting.body.id]],
       );
-      expect(rows[0]?.removed).toBe(true);
+      expect(rows.map((r) => r.removed)).toEqual([true, true]);
     } finally {
       await db.close();
     }
     console.log(
       `gzip bomb (${payload.length} bytes, ${ROWS} rows): ${outcome}; ` +
+        `a 200 000-row run stopped in phase ${stopped.phase}; ` +
         `${answers.filter((a) => a.status === 201).length} claims acknowledged meanwhile, none refused`,
     );
   }, 180_000);
