@@ -5,8 +5,8 @@
 // the operator's upload is refused (503 naming the free space) or its run is failed with the
 // reason, before the volume gets near the reserve; a 200 000-row bomb received whole while there
 // was room is stopped in its phases once the volume is 20 MiB above the floor; every claim and
-// confirm of the other tenant is
-// answered (no 503), readiness stays 200; and the sweep removes the stopped run's rows. Then,
+// confirm of the other tenant is answered (no 503), readiness stays 200; and the sweep removes
+// the stopped runs' rows. Then,
 // with the volume between the reserve and what a restart needs, readiness says `degraded` and
 // /metrics has the two figures the alert compares.
 import { PGlite } from '@electric-sql/pglite';
