@@ -14,6 +14,7 @@ import { CLOCK, systemClock, type Clock } from './common/clock.js';
 import { OperationsModule } from './operations/operations.module.js';
 import { InstrumentedEventStore } from './metrics/instrumented-event-store.js';
 import { LedgerMetrics } from './metrics/ledger-metrics.js';
+import { registerStorageGauges } from './metrics/storage-collectors.js';
 import { ObservabilityModule } from './observability/index.js';
 import { ProjectionsModule } from './projections/projections.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
@@ -59,6 +60,7 @@ export class AppModule {
     // One Prometheus registry per application; appends are timed by decorating the store.
     const metrics = new LedgerMetrics();
     const store = new InstrumentedEventStore(deps.store, metrics);
+    registerStorageGauges(metrics, deps.sql);
     return {
       module: AppModule,
       imports: [

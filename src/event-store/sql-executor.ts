@@ -63,4 +63,22 @@ export interface SqlExecutor extends SqlQueryable {
    * last seconds — or undefined when nothing is known to be wrong. `/health/ready` reports it.
    */
   storageProblem?(): string | undefined;
+
+  /**
+   * Optional: the free space of the database's volume, measured now (one `statfs`), with the
+   * thresholds that apply to it — only where the ledger owns the volume (the embedded store).
+   * Undefined when unknown. Batch work checks it between chunks (docs/reconciliation.md); readiness
+   * and `/metrics` report it.
+   */
+  freeSpace?(): Promise<FreeSpace | undefined>;
+}
+
+/** Free space of the embedded store's volume and the thresholds that apply to it, bytes. */
+export interface FreeSpace {
+  /** Free to this process now. */
+  readonly freeBytes: number;
+  /** Below this, writes are refused (LEDGER_DISK_RESERVE_MIB). */
+  readonly reserveBytes: number;
+  /** What reopening the data directory needs (crash recovery plus the reserve): a restart below it fails. */
+  readonly restartBytes: number;
 }

@@ -8,13 +8,17 @@ import type { LedgerConfig } from '../config/ledger-config.js';
 import { type EventStore, StorageUnavailableError } from '../event-store/event-store.port.js';
 import { EVENT_STORE } from '../event-store/event-store.token.js';
 import type { SqlExecutor } from '../event-store/sql-executor.js';
+import { restartWarning } from './restart-warning.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 
 /**
  * Liveness and readiness. `/health` and `/health/ready` read from the event store, so they turn
  * 503 (problem+json, Retry-After) when it is unreachable — and when the SQL database cannot take
  * writes (`SqlExecutor.storageProblem`: a full disk), with the reason as the detail, e.g.
- * `storage: disk full, 3 MiB free, need 24`. `/health/live` only says the process runs: it
+ * `storage: disk full, 3 MiB free, need 24`. Above the reserve but below what reopening the
+ * embedded store needs (`SqlExecutor.freeSpace`), they stay 200 with status `degraded` and a
+ * warning: the replica serves, but a restart would refuse to open the data directory
+ * (docs/production.md "Disk space"). `/health/live` only says the process runs: it
  * touches no store, so it answers while the disk is full (do not restart a pod for that).
  */
 @ApiTags('health')
@@ -35,6 +39,8 @@ export class HealthController {
     const storage = this.sql.storageProblem?.();
     if (storage) throw new StorageUnavailableError(storage);
     await this.store.read('health-check');
+    const warning = restartWarning(await this.sql.freeSpace?.());
+    if (warning) return { status: 'degraded', store: this.config.store, warnings: [warning] };
     return { status: 'ok', store: this.config.store };
   }
 

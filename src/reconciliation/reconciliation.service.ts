@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import { forbidden, type Caller } from '../auth/index.js';
+import type { Caller } from '../auth/index.js';
 import { problem } from '../common/problem.js';
 import { ProblemException } from '../common/problem.exception.js';
 import type { SqlExecutor } from '../event-store/sql-executor.js';
@@ -16,7 +16,21 @@ import type {
 import { ReconciliationRunner } from './job/reconciliation-runner.js';
 import type { ReconciliationRun } from './run.js';
 import { runStore } from './sql/run-store.js';
-import { spillDestinationRows, spillSourceRows } from './sql/spill-rows.js';
+import {
+  encodeDestinationRows,
+  encodeSourceRows,
+  spillDestinationRows,
+  spillSourceRows,
+} from './sql/spill-rows.js';
+import { tenantStorage } from './sql/tenant-storage.js';
+import {
+  DiskFloorError,
+  diskFloorReason,
+  storageBoundsFromEnv,
+  tenantBoundProblem,
+  type StorageBounds,
+} from './storage-bounds.js';
+import { StorageUnavailableError } from '../event-store/event-store.port.js';
 import { destinationRow } from './upload/destination-row.js';
 import { ingest } from './upload/ingest.js';
 import { readRecords } from './upload/read-records.js';
@@ -40,6 +54,7 @@ export function runNotFound(id: string): ProblemException {
 @Injectable()
 export class ReconciliationService {
   private readonly limits: UploadLimits = uploadLimitsFromEnv();
+  private readonly bounds: StorageBounds = storageBoundsFromEnv();
 
   constructor(
     @Inject(SQL_EXECUTOR) private readonly sql: SqlExecutor,
@@ -49,8 +64,9 @@ export class ReconciliationService {
 
   /**
    * Creates a run from the destination export in `req`'s body and queues it (or leaves it
-   * `awaiting_source`). `apply=evidence` needs the operator role (it resolves operations).
-   * @throws ProblemException 400/403/413/415/422; EventStoreUnavailableError (503).
+   * `awaiting_source`). The route needs the operator role (auditors stay read-only).
+   * @throws ProblemException 400/403/413/415/422 (413 also past the tenant's storage bounds);
+   *   StorageUnavailableError (503) when the volume has too little room; EventStoreUnavailableError (503).
    */
   async create(
     tenant: string,
@@ -60,9 +76,6 @@ export class ReconciliationService {
   ): Promise<ReconciliationRun> {
     const options = runOptionsOf(q);
     const apply = q.apply ?? 'none';
-    if (apply === 'evidence' && !caller.roles.includes('operator')) {
-      throw forbidden('apply=evidence resolves operations: it needs a key with the operator role');
-    }
     const { format, body } = openUpload(req, this.limits.maxBytes);
     const id = randomUUID();
     await this.unlessFails(body, () =>
@@ -84,10 +97,10 @@ export class ReconciliationService {
       ingest(
         readRecords(body, format, this.limits.maxRecordBytes),
         (record) => destinationRow(record, options, this.limits.maxCellChars, format),
-        async (batch) => {
-          await spillDestinationRows(this.sql, id, batch);
-          await runStore.heartbeat(this.sql, id, this.runner.holder);
-        },
+        (batch) =>
+          this.spill(tenant, id, batch.length, encodeDestinationRows(batch), (encoded) =>
+            spillDestinationRows(this.sql, id, encoded),
+          ),
         this.limits,
         'destination export',
       ),
@@ -134,10 +147,10 @@ export class ReconciliationService {
         ingest(
           readRecords(body, format, this.limits.maxRecordBytes),
           (record) => sourceRow(record, layout, this.limits.maxCellChars),
-          async (batch) => {
-            await spillSourceRows(this.sql, id, batch);
-            await runStore.heartbeat(this.sql, id, this.runner.holder);
-          },
+          (batch) =>
+            this.spill(tenant, id, batch.length, encodeSourceRows(batch), (encoded) =>
+              spillSourceRows(this.sql, id, encoded),
+            ),
           this.limits,
           'source intents upload',
         ),
@@ -170,6 +183,28 @@ export class ReconciliationService {
     );
   }
 
+  /**
+   * Writes one batch of an upload once it fits: within the tenant's bounds (counting what its
+   * runs keep, this upload's earlier batches included) and with room on the volume; then counts
+   * it on the run and extends the upload's lease.
+   * @throws ProblemException 413 naming the bound; DiskFloorError.
+   */
+  private async spill(
+    tenant: string,
+    id: string,
+    rows: number,
+    encoded: string,
+    write: (encoded: string) => Promise<void>,
+  ): Promise<void> {
+    const batch = { rows, bytes: Buffer.byteLength(encoded) };
+    const over = tenantBoundProblem(tenant, await tenantStorage.kept(this.sql, tenant), batch, this.bounds);
+    if (over) throw over;
+    const low = diskFloorReason(await this.sql.freeSpace?.(), this.bounds.diskHeadroomBytes);
+    if (low) throw new DiskFloorError(low);
+    await write(encoded);
+    await tenantStorage.add(this.sql, id, this.runner.holder, batch);
+  }
+
   /** Runs `step` before the upload is read; when it fails, stops the upload (its rest is discarded). */
   private async unlessFails<T>(body: Readable, step: () => Promise<T>): Promise<T> {
     try {
@@ -194,6 +229,7 @@ export class ReconciliationService {
     try {
       return await upload();
     } catch (err) {
+      if (err instanceof DiskFloorError) throw await this.stopForRoom(id, err);
       try {
         if (source) {
           await this.sql.query('delete from ledger_recon_source_rows where recon_id = $1', [id]);
@@ -208,5 +244,17 @@ export class ReconciliationService {
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /**
+   * An upload stopped for want of room: its run is failed with the reason (the sweep removes its
+   * rows in chunks, sql/remove-rows.ts) and the upload answers 503 with `Retry-After`.
+   */
+  private async stopForRoom(id: string, err: DiskFloorError): Promise<StorageUnavailableError> {
+    const error = `the upload was stopped: ${err.message}; nothing of it is kept, upload it again once there is room`;
+    await runStore
+      .transition(this.sql, id, ['receiving'], 'failed', { error, holder: null })
+      .catch(() => undefined); // the store is down: the stale-upload check fails the run once it is back
+    return new StorageUnavailableError(error, err);
   }
 }

@@ -42,6 +42,8 @@ export interface ReconciliationRun {
   readonly progress: { readonly done: number; readonly total: number };
   readonly destinationRows: number;
   readonly sourceRows: number | null;
+  /** What the run's uploads spilled (rows, bytes of their JSON text), counted against the tenant's bounds. */
+  readonly stored: { readonly rows: number; readonly bytes: number };
   readonly totals: unknown;
   /** Global position of the status view the snapshot was taken at (decimal string). */
   readonly checkpoint: string | null;

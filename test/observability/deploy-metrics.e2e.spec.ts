@@ -151,6 +151,7 @@ describe('Prometheus alert rules', () => {
         'LedgerUnknownOutcomeStale',
         'LedgerProjectorLagging',
         'LedgerEventStoreUnavailable',
+        'LedgerStorageBelowRestartNeed',
       ]),
     );
     expect(rules().find((r) => r.alert === 'LedgerProjectorLagging')!.expr).toMatch(/> 30$/);

@@ -17,10 +17,14 @@ beforeAll(async () => {
   auditor = await mk('acme', ['auditor']);
   other = await mk('globex', ['operator']);
   process.env.LEDGER_RECONCILIATION_MAX_BYTES = '64';
+  process.env.LEDGER_RECONCILIATION_TENANT_MAX_ROWS = '3';
+  process.env.LEDGER_RECONCILIATION_TENANT_MAX_BYTES = '100';
   try {
     small = await startTestLedger('postgres');
   } finally {
     delete process.env.LEDGER_RECONCILIATION_MAX_BYTES;
+    delete process.env.LEDGER_RECONCILIATION_TENANT_MAX_ROWS;
+    delete process.env.LEDGER_RECONCILIATION_TENANT_MAX_BYTES;
   }
 });
 afterAll(async () => {
@@ -93,6 +97,22 @@ describe('uploads', () => {
     expect(r.body).toMatchObject({ code: 'payload-too-large', errors: [{ field: 'body' }] });
   });
 
+  it("answers 413 naming the tenant's bound on stored rows, and on stored bytes, keeping nothing of the refused upload", async () => {
+    const client = new ReconcileClient(small.url, small.rootToken);
+    const kept = { awaitSource: 'true' }; // a waiting run keeps its rows
+    const rows = await client.start('acme', kept, 'id,reference\r\n1,a\r\n2,b\r\n3,c\r\n4,d\r\n', 'text/csv');
+    expect(rows.status).toBe(413);
+    expect(rows.body).toMatchObject({ code: 'payload-too-large', errors: [{ field: 'body' }] });
+    expect(rows.body.detail).toMatch(/at most 3 rows .*LEDGER_RECONCILIATION_TENANT_MAX_ROWS/);
+    expect((await client.get('/v1/tenants/acme/reconciliations')).body.items).toEqual([]);
+
+    expect((await client.start('globex', kept, 'id,reference\r\nR-1,a\r\n', 'text/csv')).status).toBe(202);
+    const bytes = await client.start('globex', kept, 'id,reference\r\nR-2,b\r\n', 'text/csv');
+    expect(bytes.status).toBe(413);
+    expect(bytes.body.detail).toMatch(/at most 100 bytes .*LEDGER_RECONCILIATION_TENANT_MAX_BYTES/);
+    expect((await client.get('/v1/tenants/globex/reconciliations')).body.items).toHaveLength(1);
+  });
+
   it('refuses bad parameters with 400 naming them', async () => {
     const to = await operator.start(
       'acme',
@@ -119,11 +139,21 @@ describe('uploads', () => {
 });
 
 describe('rights and tenants', () => {
-  it('lets an auditor reconcile but not apply evidence (403)', async () => {
-    expect((await auditor.start('acme', {}, CSV, 'text/csv')).status).toBe(202);
-    const r = await auditor.start('acme', { apply: 'evidence' }, CSV, 'text/csv');
-    expect(r.status).toBe(403);
-    expect(r.body.code).toBe('forbidden');
+  it('keeps auditors read-only: uploads need the operator role (403), reading runs does not', async () => {
+    const before = (await runs()).length;
+    for (const r of [
+      await auditor.start('acme', {}, CSV, 'text/csv'),
+      await auditor.start('acme', { apply: 'evidence' }, CSV, 'text/csv'),
+    ]) {
+      expect(r.status).toBe(403);
+      expect(r.body.code).toBe('forbidden');
+      expect(r.body.detail).toMatch(/operator/);
+    }
+    const waiting = await operator.start('acme', { awaitSource: 'true' }, CSV, 'text/csv');
+    const source = await auditor.source('acme', waiting.body.id, {}, 'id\n1\n', 'text/csv');
+    expect(source.status).toBe(403);
+    expect((await runs()).length).toBe(before + 1);
+    expect((await auditor.get('/v1/tenants/acme/reconciliations')).status).toBe(200);
   });
 
   it("refuses another tenant's route with 403 and hides its runs behind 404", async () => {

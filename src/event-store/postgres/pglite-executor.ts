@@ -1,5 +1,5 @@
 import { EventStoreUnavailableError, StorageUnavailableError } from '../event-store.port.js';
-import type { SqlExecutor, SqlResult } from '../sql-executor.js';
+import type { FreeSpace, SqlExecutor, SqlResult } from '../sql-executor.js';
 import { runInSavepoint } from '../sql/savepoint.js';
 import { mib, RECOVERY_BYTES } from './free-space.js';
 import type { PgliteConnection } from './pglite-connection.js';
@@ -111,6 +111,17 @@ export class PgliteExecutor implements SqlExecutor {
   storageProblem(): string | undefined {
     if (this.#stopped) return this.#stoppedReason();
     return this.o.guard?.low ? this.o.guard.lowReason() : undefined;
+  }
+
+  /**
+   * The volume's free space measured now, with the reserve and what a restart needs
+   * ({@link StorageGuard.bytesToReopen}); undefined without a guard (in memory).
+   */
+  async freeSpace(): Promise<FreeSpace | undefined> {
+    const guard = this.o.guard;
+    if (!guard) return undefined;
+    const freeBytes = await guard.sample();
+    return { freeBytes, reserveBytes: guard.reserveBytes, restartBytes: guard.bytesToReopen };
   }
 
   /**

@@ -44,6 +44,11 @@ export class StorageGuard {
     return this.#free;
   }
 
+  /** Writes are refused while less than this is free, bytes. */
+  get reserveBytes(): number {
+    return this.o.reserveBytes;
+  }
+
   /** The last measured free space, bytes. */
   get freeBytes(): number {
     return this.#free;

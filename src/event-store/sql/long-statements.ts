@@ -15,5 +15,6 @@ export function longStatements(sql: SqlExecutor, statementTimeoutMs: number): Sq
       inTransaction((tx) => tx.queryPrepared<T>(name, text, params)),
     exec: (script: string) => inTransaction((tx) => tx.exec(script)),
     transaction: (fn) => inTransaction(fn),
+    ...(sql.freeSpace ? { freeSpace: () => sql.freeSpace!() } : {}),
   };
 }

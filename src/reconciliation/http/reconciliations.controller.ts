@@ -13,7 +13,7 @@ import { runIdPipe } from './run-id.pipe.js';
 /**
  * Starting reconciliations against a destination export (docs/reconciliation.md). The body is
  * streamed (CSV or NDJSON, optionally gzip), never buffered whole; the answer is 202 with the
- * run, whose comparison then runs in the background.
+ * run, whose comparison then runs in the background. Both routes need the operator role.
  */
 @ApiTags('reconciliation')
 @Controller('v1/tenants/:tenant/reconciliations')
@@ -22,7 +22,7 @@ export class ReconciliationsController {
 
   @Post()
   @HttpCode(202)
-  @RequireRole('operator', 'auditor')
+  @RequireRole('operator') // an upload writes (rows, items, ledger events): auditors stay read-only
   @ApiConsumes('text/csv', 'application/x-ndjson')
   @ApiOperation({ summary: 'Upload a destination export and start a reconciliation (202 with its id)' })
   @ApiAcceptedResponse({
@@ -54,7 +54,7 @@ export class ReconciliationsController {
 
   @Put(':id/source')
   @HttpCode(202)
-  @RequireRole('operator', 'auditor')
+  @RequireRole('operator') // an upload writes (rows, items, ledger events): auditors stay read-only
   @ApiConsumes('text/csv', 'application/x-ndjson')
   @ApiOperation({ summary: 'Upload the source intents of a run created with awaitSource=true; queues it' })
   @ApiAcceptedResponse({ type: ReconciliationRunDto, description: 'queued; poll Location' })

@@ -22,14 +22,23 @@ export class PhaseContext {
      * snapshot reflects what the ledger has recorded up to the run's start.
      */
     readonly awaitStatusView: () => Promise<void> = async () => undefined,
+    /**
+     * Throws `DiskFloorError` when the next chunk must not start (too little free space,
+     * storage-bounds.ts); checked at every progress write, i.e. between chunks.
+     */
+    private readonly checkRoom: () => Promise<void> = async () => undefined,
+    /** Free space one chunk may write into, bytes (sizes the chunks, chunk-lines.ts). */
+    readonly headroomBytes: number = 64 * 1024 * 1024,
   ) {}
 
   /**
    * Records the phase and its progress (which also extends the lease).
-   * @throws LeaseLostError when another instance holds the run now; the stop check's error.
+   * @throws LeaseLostError when another instance holds the run now; the stop check's error;
+   *   DiskFloorError from the free-space check.
    */
   async progress(phase: Phase, done: number, total: number): Promise<void> {
     this.checkStopping();
+    await this.checkRoom();
     if (!(await runStore.progress(this.sql, this.run.id, this.holder, phase, done, total))) {
       throw new LeaseLostError(`reconciliation ${this.run.id} is held by another instance`);
     }

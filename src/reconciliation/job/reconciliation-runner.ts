@@ -16,7 +16,9 @@ import { ContentionError } from '../../common/contention.error.js';
 import { ProjectionRuntime } from '../../projections/projection-runtime.js';
 import { LedgerWrites } from '../ledger-writes.js';
 import type { ReconciliationRun } from '../run.js';
+import { removeFinishedRows } from '../sql/remove-rows.js';
 import { runStore } from '../sql/run-store.js';
+import { DiskFloorError, diskFloorReason, storageBoundsFromEnv } from '../storage-bounds.js';
 import { LeaseLostError, PhaseContext } from './phase-context.js';
 import { runPhases } from './run-phases.js';
 
@@ -36,6 +38,9 @@ const PHASE_STATEMENT_TIMEOUT_MS =
 /** Longest wait for the status view to catch up before a snapshot, ms (then it is taken as is). */
 const STATUS_VIEW_WAIT_MS = 30_000;
 
+/** Free space the sweep's delete chunks keep above what a restart needs, bytes. */
+const SWEEP_HEADROOM_BYTES = 8 * 1024 * 1024;
+
 /** Thrown out of a phase when the application stops: the run is let go and resumed later. */
 class StoppingError extends Error {}
 
@@ -52,6 +57,7 @@ export class ReconciliationRunner implements OnApplicationBootstrap, BeforeAppli
   /** Holder id of this instance: host, pid and a random suffix. */
   readonly holder = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private stopping = false;
+  private readonly headroomBytes = storageBoundsFromEnv().diskHeadroomBytes;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
 
@@ -86,7 +92,7 @@ export class ReconciliationRunner implements OnApplicationBootstrap, BeforeAppli
         if (run) {
           await this.execute(run);
           pause = 0;
-        }
+        } else if (await this.sweep()) pause = 0;
       } catch (err) {
         pause = BACKOFF_MS;
         if (!(err instanceof EventStoreUnavailableError)) this.logger.warn(describe(err));
@@ -119,6 +125,27 @@ export class ReconciliationRunner implements OnApplicationBootstrap, BeforeAppli
     }
   }
 
+  /**
+   * Throws DiskFloorError when reconciliation work must not start another chunk: the volume has
+   * less free than a restart needs plus the headroom (storage-bounds.ts).
+   */
+  private async assertRoom(): Promise<void> {
+    const reason = diskFloorReason(await this.sql.freeSpace?.(), this.headroomBytes);
+    if (reason) throw new DiskFloorError(reason);
+  }
+
+  /**
+   * One round of removing finished runs' spilled rows (sql/remove-rows.ts). A delete chunk writes
+   * little, so it needs less room than a phase chunk ({@link SWEEP_HEADROOM_BYTES} above a
+   * restart's need): the sweep still runs after a run was stopped for want of space.
+   * @returns whether there may be more to remove.
+   */
+  private async sweep(): Promise<boolean> {
+    const headroom = Math.min(this.headroomBytes, SWEEP_HEADROOM_BYTES);
+    const room = async () => !this.stopping && !diskFloorReason(await this.sql.freeSpace?.(), headroom);
+    return removeFinishedRows(this.sql, room, this.sql.freeSpace !== undefined);
+  }
+
   private async execute(run: ReconciliationRun): Promise<void> {
     const timer = setInterval(() => {
       void runStore.heartbeat(this.sql, run.id, this.holder).catch(() => undefined);
@@ -134,6 +161,8 @@ export class ReconciliationRunner implements OnApplicationBootstrap, BeforeAppli
         if (this.stopping) throw new StoppingError('stopping');
       },
       () => this.awaitStatusView(),
+      () => this.assertRoom(),
+      this.headroomBytes,
     );
     try {
       await runPhases(ctx);
@@ -148,11 +177,14 @@ export class ReconciliationRunner implements OnApplicationBootstrap, BeforeAppli
         if (!(err instanceof StoppingError)) throw err;
         return;
       }
-      this.logger.error(`reconciliation ${run.id} failed: ${describe(err)}`);
-      await runStore.transition(this.sql, run.id, ['running'], 'failed', {
-        error: `the comparison failed: ${err instanceof Error ? err.message : String(err)}`,
-        holder: null,
-      });
+      const error =
+        err instanceof DiskFloorError
+          ? `the comparison was stopped before its next chunk: ${err.message}; its rows are removed, run it again once there is room`
+          : `the comparison failed: ${err instanceof Error ? err.message : String(err)}`;
+      this.logger.error(
+        `reconciliation ${run.id} failed: ${err instanceof DiskFloorError ? error : describe(err)}`,
+      );
+      await runStore.transition(this.sql, run.id, ['running'], 'failed', { error, holder: null });
     } finally {
       clearInterval(timer);
     }

@@ -1,22 +1,31 @@
 import { PHASES, type Phase } from '../run.js';
-import { categorize, lastLine, matchLines, takeSnapshot } from '../sql/phase-statements.js';
+import {
+  categorizeLines,
+  categorizeOperations,
+  categorizeSourceLines,
+  lastSourceLine,
+  startCategorize,
+} from '../sql/categorize-statements.js';
+import { lastLine, matchLines, takeSnapshot } from '../sql/phase-statements.js';
 import { completeRun, countItems, recordCheckpoint } from '../sql/report-queries.js';
 import { applyWrites, compareFields } from './apply-writes.js';
+import { chunkLines } from './chunk-lines.js';
 import { LeaseLostError, type PhaseContext } from './phase-context.js';
-
-/** Destination lines matched per statement (each chunk ends with a progress write). */
-export const MATCH_CHUNK = 50_000;
 
 /**
  * Runs a held run's phases from the one it recorded (a resumed run starts that phase again; each
  * phase is idempotent) to completion: snapshot → match → categorize → compare → apply → totals.
- * The report is marked `completed` only after the last phase, in one statement with its totals,
- * so a run is never shown complete with a half report.
- * @throws LeaseLostError when another instance took the run over; store errors as they come.
+ * Match and categorize work in chunks of lines sized by the run's rows (chunk-lines.ts); every
+ * chunk starts with a progress write, which checks free space first (phase-context.ts). The
+ * report is marked `completed` only after the last phase, in one statement with its totals, so a
+ * run is never shown complete with a half report.
+ * @throws LeaseLostError when another instance took the run over; DiskFloorError when the
+ *   volume has too little room for the next chunk; store errors as they come.
  */
 export async function runPhases(ctx: PhaseContext): Promise<void> {
   const { run, sql } = ctx;
   const start = Math.max(0, PHASES.indexOf(run.phase ?? 'snapshot'));
+  const chunk = chunkLines(run.stored, ctx.headroomBytes);
   let checkpoint = run.checkpoint ?? '-1';
   for (const phase of PHASES.slice(start) as Phase[]) {
     switch (phase) {
@@ -32,7 +41,7 @@ export async function runPhases(ctx: PhaseContext): Promise<void> {
         let done = run.phase === 'match' ? Math.min(run.progress.done, total) : 0;
         await ctx.progress('match', done, total);
         while (done < total) {
-          const upTo = Math.min(total, done + MATCH_CHUNK);
+          const upTo = Math.min(total, done + chunk);
           await matchLines(sql, run, done, upTo);
           done = upTo;
           await ctx.progress('match', done, total);
@@ -40,8 +49,7 @@ export async function runPhases(ctx: PhaseContext): Promise<void> {
         break;
       }
       case 'categorize':
-        await ctx.progress('categorize', 0, 1);
-        await categorize(sql, run, ctx.clock.now());
+        await categorizeInChunks(ctx, chunk);
         break;
       case 'compare':
         await ctx.progress('compare', 0, 0);
@@ -60,5 +68,34 @@ export async function runPhases(ctx: PhaseContext): Promise<void> {
         break;
       }
     }
+  }
+}
+
+/**
+ * The categorize phase, always from its start (it first removes an earlier try's items):
+ * destination lines, the snapshot's operations without a record, then source lines, each chunk
+ * after a progress write (done/total counted in lines).
+ */
+async function categorizeInChunks(ctx: PhaseContext, chunk: number): Promise<void> {
+  const { run, sql } = ctx;
+  const now = ctx.clock.now();
+  const lines = await lastLine(sql, run.id);
+  const sourceLines = await lastSourceLine(sql, run.id);
+  const total = lines + sourceLines + 1;
+  await ctx.progress('categorize', 0, total);
+  await startCategorize(sql, run);
+  let done = 0;
+  for (let after = 0; after < lines; after += chunk) {
+    await ctx.progress('categorize', done, total);
+    await categorizeLines(sql, run, after, Math.min(lines, after + chunk), now);
+    done = Math.min(lines, after + chunk);
+  }
+  await ctx.progress('categorize', done, total);
+  await categorizeOperations(sql, run, now);
+  done += 1;
+  for (let after = 0; after < sourceLines; after += chunk) {
+    await ctx.progress('categorize', done, total);
+    await categorizeSourceLines(sql, run, after, Math.min(sourceLines, after + chunk));
+    done = lines + 1 + Math.min(sourceLines, after + chunk);
   }
 }

@@ -24,6 +24,7 @@ function toRun(r: Record<string, unknown>): ReconciliationRun {
     progress: { done: Number(r.progress_done), total: Number(r.progress_total) },
     destinationRows: Number(r.destination_rows),
     sourceRows: r.source_rows === null ? null : Number(r.source_rows),
+    stored: { rows: Number(r.stored_rows ?? 0), bytes: Number(r.stored_bytes ?? 0) },
     totals: r.totals ?? null,
     checkpoint: (r.checkpoint as string | null) ?? null,
     error: (r.error as string | null) ?? null,
@@ -199,11 +200,12 @@ export const runStore = {
     return rows.map((r) => String(r.id));
   },
 
-  /** Deletes a run and its rows (an upload refused as a whole). */
+  /**
+   * Deletes a run (an upload refused as a whole); its spilled rows are left to the sweep
+   * (sql/remove-rows.ts), which removes them in chunks: the refusal answers at once.
+   */
   async remove(sql: SqlQueryable, id: string): Promise<void> {
-    for (const table of ['ledger_recon_destination_rows', 'ledger_recon_source_rows', 'ledger_recon_items']) {
-      await sql.query(`delete from ${table} where recon_id = $1`, [id]);
-    }
+    await sql.query('insert into ledger_recon_discarded (recon_id) values ($1) on conflict do nothing', [id]);
     await sql.query('delete from ledger_reconciliations where id = $1', [id]);
   },
 };

@@ -13,7 +13,11 @@ export interface UploadLimits {
   readonly maxCellChars: number;
 }
 
-function positive(name: string, fallback: number): number {
+/**
+ * A positive integer from the environment variable `name`, else `fallback`.
+ * @throws Error naming the variable when it is set to anything else.
+ */
+export function positive(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);

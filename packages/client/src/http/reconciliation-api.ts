@@ -17,8 +17,8 @@ const FINISHED: readonly ReconciliationStatus[] = ['completed', 'failed'];
 
 /**
  * The reconciliation routes (docs/reconciliation.md): upload a destination export (and source
- * intents), follow the run, read its report. Roles: operator or auditor of the tenant
- * (`apply: 'evidence'` needs operator). Build it over a client's transport:
+ * intents), follow the run, read its report. Roles: uploads need operator of the tenant;
+ * following runs and reading reports, operator or auditor. Build it over a client's transport:
  * `new ReconciliationApi(client.transport)`.
  *
  * Uploads are streamed (`duplex: 'half'`) and sent once, never retried: a stream cannot be sent
