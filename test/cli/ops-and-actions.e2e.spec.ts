@@ -76,6 +76,9 @@ describe('ops', () => {
     expect(duplicate).toBeGreaterThan(confirmed);
     expect(lines[claimed]).toContain('w1');
     expect(lines[duplicate]).toContain('audit');
+    // One identity on every event: the API key's name, and the worker id where a worker acted.
+    expect(lines[claimed]).toContain('test-root (w1)');
+    expect(lines[confirmed]).toContain('test-root (w1)');
     const events = (await world.cli(['ops', 'history', ids.confirmed!, '--json'])).json();
     expect(events.map((e) => e.type)).toEqual([
       'OperationClaimed',
@@ -134,6 +137,15 @@ describe('review and actions', () => {
     const unknown = (await world.cli(['review', ...T, '--reason', 'unknown', '--json'])).json();
     expect(unknown.map((i) => i.operationId)).toEqual([ids.unknown, ids.unknown2]);
     expect(unknown[0].reason).toBe('unknown_outcome');
+    // Why it is unknown: the true label and the worker's own text, not a blanket "timeout".
+    expect(unknown[0]).toMatchObject({
+      unknownCause: 'reported_by_worker',
+      unknownDetail: 'billing timed out',
+    });
+    expect(r.stdout).toContain('reported_by_worker: billing timed out');
+    const show = await world.cli(['ops', 'show', ids.unknown!]);
+    expect(show.stdout).toMatch(/unknown\s*│\s*reported_by_worker since .* attempt 1/);
+    expect(show.stdout).toMatch(/why\s*│\s*billing timed out/);
   });
 
   it('resolve: prints the resulting state; a second resolve is refused with exit 1', async () => {

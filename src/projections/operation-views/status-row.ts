@@ -1,3 +1,4 @@
+import { unknownCauseOf } from '../../ledger/index.js';
 import type { OperationFold } from './operation-fold.js';
 
 /** One row of the status view, as written (times ISO 8601 UTC; `lastPosition` decimal string). */
@@ -89,8 +90,11 @@ export function presentStatusRow(row: StatusRow) {
       row.lease_worker !== null || row.lease_expires_at !== null
         ? { workerId: row.lease_worker, expiresAt: row.lease_expires_at }
         : null,
-    // `detail`: the worker's words of its Unknown report (null for an expired lease).
-    unknown: s.unknown ? { ...s.unknown, detail: row.fold.unknownDetail ?? null } : null,
+    // `detail`: the worker's words of its Unknown report (null for an expired lease); `cause`: its
+    // true label, derived for a fold stored before it existed.
+    unknown: s.unknown
+      ? { ...s.unknown, cause: unknownCauseOf(s.unknown), detail: row.fold.unknownDetail ?? null }
+      : null,
     resolution: s.resolution ?? null,
     firstSeen: row.first_seen,
     lastChange: row.last_change,

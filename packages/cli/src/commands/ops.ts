@@ -156,7 +156,8 @@ export function printStatus(ctx: CommandContext, s: OperationStatus): void {
       ['lease', lease],
       ['destination', s.destinationRef],
       ['last error', compact(s.lastError ?? null)],
-      ['unknown', compact(s.unknown ?? null)],
+      ['unknown', unknownText(s.unknown)],
+      ...(s.unknown?.detail ? ([['why', s.unknown.detail]] as [string, string][]) : []),
       ['resolution', compact(s.resolution ?? null)],
       ['duplicate effects', compact(s.duplicateEffects ?? null)],
       ['created', s.createdAt as string],
@@ -179,6 +180,12 @@ export function printStatus(ctx: CommandContext, s: OperationStatus): void {
       ]),
     ),
   );
+}
+
+/** `reported_by_worker since T, attempt N` (the worker's full text goes on its own line). */
+function unknownText(u: OperationStatus['unknown']): string | null {
+  if (!u) return null;
+  return `${u.cause ?? u.reason} since ${u.at}, attempt ${u.attempt}`;
 }
 
 /** "read model at checkpoint N, N events / Ns behind" from a read-model answer. */

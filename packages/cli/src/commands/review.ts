@@ -110,6 +110,11 @@ export function reviewTable(items: readonly ReviewItem[]): string {
 }
 
 function detailOf(i: ReviewItem): string {
+  if (i.reason === 'unknown_outcome') {
+    const why = i.unknownCause ? `${i.unknownCause}${i.unknownDetail ? `: ${i.unknownDetail}` : ''}` : '';
+    const started = i.startedSteps?.length ? `started: ${i.startedSteps.map((s) => s.step).join(', ')}` : '';
+    return compact([why, started].filter(Boolean).join(' — ') || null, 80);
+  }
   if (i.startedSteps?.length) return `started: ${i.startedSteps.map((s) => s.step).join(', ')}`;
   const err = i.lastError as { code?: string; message?: string } | undefined;
   if (err) return compact(`${err.code}: ${err.message}`, 60);

@@ -26,6 +26,9 @@ export interface ReviewItem {
     readonly providerIdempotencyKey: string;
     readonly startedAt?: string;
   }[];
+  /** `unknown_outcome`: the true label of why it is unknown, and the worker's own text. */
+  readonly unknownCause?: 'reported_by_worker' | 'reported_timeout' | 'lease_expired_after_step';
+  readonly unknownDetail?: string | null;
   readonly [field: string]: unknown;
 }
 
