@@ -31,6 +31,7 @@ describe('eventActors', () => {
       [
         event('OperationClaimed', { attempt: 1, workerId: 'pid-15318' }, worker),
         event('StepStarted', { attempt: 1, step: 'create' }, worker),
+        event('DuplicateClaimPrevented', { attempt: 1, workerId: null, answer: 'in_progress' }, worker),
         event('OutcomeUnknown', { attempt: 1, reason: 'reported_timeout' }, worker),
         event(
           'RecoveryEvidenceSubmitted',
@@ -43,6 +44,7 @@ describe('eventActors', () => {
     expect(labels).toEqual([
       'invoice-sync (pid-15318)',
       'invoice-sync (pid-15318)',
+      'invoice-sync', // another copy's duplicate claim, without a worker id: not the holder
       'invoice-sync (pid-15318)',
       'recovery-bot',
     ]);

@@ -13,7 +13,10 @@ export interface EventActor {
   readonly job: string | null;
 }
 
-/** Events a worker's request causes (the worker id is that of the attempt's claim). */
+/**
+ * Events the holder's requests cause (the worker id is that of the attempt's claim). Audit events
+ * are not among them: a refused duplicate claim names its own worker id, if it sent one.
+ */
 const WORKER_EVENTS = new Set([
   'OperationClaimed',
   'ApprovalRequested',
@@ -25,8 +28,6 @@ const WORKER_EVENTS = new Set([
   'OutcomeUnknown',
   'LeaseRenewed',
   'DuplicateEffectDetected',
-  'DuplicateClaimPrevented',
-  'PayloadConflictDetected',
 ]);
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);

@@ -146,6 +146,12 @@ export class OperationStatusDto {
   @ApiProperty({ type: 'string', nullable: true })
   fingerprint!: string | null;
 
+  @ApiJsonProperty({
+    nullable: true,
+    description: 'The payload of the claim — what was intended; `fingerprint` is its SHA-256 (RFC 8785)',
+  })
+  payload!: unknown;
+
   @ApiPropertyOptional({ type: 'boolean', nullable: true, description: 'Set when state is failed' })
   retryable?: boolean | null;
 

@@ -20,6 +20,7 @@ export function presentStatus(
     attempt: state.attempt,
     fencingToken: state.attempt,
     fingerprint: state.fingerprint,
+    payload: state.payload,
     retryable: state.status === 'failed' ? state.retryable : undefined,
     lease: lease
       ? {

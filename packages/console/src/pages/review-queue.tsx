@@ -7,7 +7,14 @@ import { ProblemView } from '../components/problem-view.js';
 import { age, keyText, reasonLabel, REVIEW_REASONS, when } from '../format.js';
 import { href } from '../router.js';
 import { subscribe, type FeedStatus } from '../sse.js';
-import { applyReviewChange, entryDetail, type QueueEntry, type ReviewChange } from './queue-entries.js';
+import { UnknownWhy } from '../components/unknown-why.js';
+import {
+  applyReviewChange,
+  entryDetail,
+  unknownCauseOf,
+  type QueueEntry,
+  type ReviewChange,
+} from './queue-entries.js';
 
 interface QueuePage {
   readonly checkpoint: string;
@@ -127,7 +134,19 @@ export function ReviewQueuePage({ tenant }: PageProps) {
           </a>
         ),
       },
-      { id: 'detail', header: 'Detail', cell: (e) => entryDetail(e) },
+      {
+        id: 'detail',
+        header: 'Detail',
+        cell: (e) =>
+          e.reason === 'unknown_outcome' ? (
+            <>
+              <UnknownWhy cause={unknownCauseOf(e)} detail={e.unknownDetail as string | null} />
+              {entryDetail(e) ? <div class="hint">{entryDetail(e)}</div> : null}
+            </>
+          ) : (
+            entryDetail(e)
+          ),
+      },
       { id: 'since', header: 'Waiting since', cell: (e) => when(e.since) },
     ],
     [now, skewMs],
