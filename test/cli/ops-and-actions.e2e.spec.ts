@@ -34,6 +34,11 @@ describe('ops', () => {
     expect(table.stdout).toContain(ids.confirmed);
     expect(table.stdout).toContain('INV-1');
     expect(table.stdout).toContain('4 operation(s) in acme');
+    // compact: one line per row (header, its rule, 4 rows, frame), no checkpoint unless --verbose
+    expect(table.stdout.split('\n').filter((l) => l.startsWith('├'))).toHaveLength(1);
+    expect(table.stdout).not.toContain('read model at checkpoint');
+    const verbose = await world.cli(['ops', 'list', ...T, '--verbose']);
+    expect(verbose.stdout).toMatch(/read model at checkpoint \d+/);
     const rows = (await world.cli(['ops', 'list', ...T, '--state', 'unknown', '--json'])).json();
     expect(rows.map((r) => r.operationId).sort()).toEqual([ids.unknown, ids.unknown2].sort());
   });
@@ -54,6 +59,12 @@ describe('ops', () => {
     expect(doc).toMatchObject({ operationId: ids.confirmed, state: 'confirmed', destinationRef: 'INV-1' });
     const past = (await world.cli(['ops', 'show', ids.confirmed!, '--at-revision', '0', '--json'])).json()[0];
     expect(past.state).toBe('in_progress');
+  });
+
+  it('without any API key, a refusal hints ledger login', async () => {
+    const r = await world.cli(['ops', 'list', ...T], { env: { LEDGER_TOKEN: undefined } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ledger login');
   });
 
   it('show: an unknown operation is exit 1, a malformed reference exit 2', async () => {

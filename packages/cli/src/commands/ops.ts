@@ -188,13 +188,21 @@ function unknownText(u: OperationStatus['unknown']): string | null {
   return `${u.cause ?? u.reason} since ${u.at}, attempt ${u.attempt}`;
 }
 
-/** "read model at checkpoint N, N events / Ns behind" from a read-model answer. */
+/**
+ * "read model at checkpoint N, N events / Ns behind" from a read-model answer — with `--verbose`
+ * only (a debugging aid, not part of the answer); a lag is always noted, on stderr.
+ */
 export function printFreshness(
   ctx: CommandContext,
   page: { checkpoint?: unknown; lag?: unknown } | undefined,
 ): void {
   const lag = page?.lag as { events?: number; seconds?: number } | undefined;
   if (!page?.checkpoint) return;
+  if (!ctx.verbose) {
+    if (lag && (lag.events ?? 0) > 0)
+      ctx.note(`the read model is ${lag.events} event(s) / ${formatAge((lag.seconds ?? 0) * 1000)} behind`);
+    return;
+  }
   const behind =
     lag && (lag.events ?? 0) > 0
       ? `, ${lag.events} event(s) / ${formatAge((lag.seconds ?? 0) * 1000)} behind`
