@@ -379,4 +379,72 @@ describe('operator console in Chromium', () => {
     await tab.screenshot('operation-auditor');
     await tab.close();
   });
+  it('resolves 3 selected unknown outcomes in bulk with one reason, showing each result; finds them by subject prefix', async () => {
+    const ids = [await reportUnknown('bulk:1'), await reportUnknown('bulk:2'), await reportUnknown('bulk:3')];
+    // a second effect at the destination: badged in the operations list
+    const dup = await worker.client.claim(key('dup:1'), { customer: 'c-1', total: '1.00' });
+    const dupToken = dup.body.fencingToken as number;
+    const dupId = dup.body.operationId as string;
+    await worker.client.op(dupId, 'confirm', { fencingToken: dupToken, destinationRef: 'INV-D1' });
+    expect(
+      (await worker.client.op(dupId, 'confirm', { fencingToken: dupToken, destinationRef: 'INV-D2' })).status,
+    ).toBe(409);
+
+    const tab = await openConsole(browser, ledger.url, operator.token);
+    const { page } = tab;
+    for (const n of [1, 2, 3]) await queueRow(tab, `bulk:${n}`).getByTestId('select').check();
+    await page.getByTestId('bulk-selected').getByText('3 selected').waitFor(WAIT);
+    await page.getByTestId('bulk-action').selectOption('resolve-not_found');
+    await page.getByTestId('bulk-reason').fill('INC-42: billing has none of these');
+    await page.getByTestId('bulk-preview').click();
+    expect(await page.getByTestId('bulk-count').textContent()).toBe('3');
+    // resolved elsewhere between the preview and the run: that one is refused, the others go on
+    expect(
+      (await operator.client.op(ids[1]!, 'resolve', { resolution: 'abandoned', reason: 'by hand' })).status,
+    ).toBe(200);
+    await page.getByTestId('bulk-run').click();
+    const results = page.getByTestId('bulk-result');
+    await results.nth(2).waitFor(WAIT);
+    const rows = await page
+      .getByTestId('bulk-results')
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr: any) => [tr.cells[0].textContent, tr.cells[1].textContent]));
+    expect(Object.fromEntries(rows)).toEqual({
+      'shop · invoice.create · bulk:1@1': 'ok → released',
+      'shop · invoice.create · bulk:2@1': 'refused: 409 not-unknown',
+      'shop · invoice.create · bulk:3@1': 'ok → released',
+    });
+    await tab.screenshot('bulk-resolve');
+    for (const id of [ids[0]!, ids[2]!]) {
+      const last = (await ledger.client.history(id)).body.events.at(-1);
+      expect(last).toMatchObject({
+        type: 'OperationResolved',
+        data: { resolution: 'not_found', reason: 'INC-42: billing has none of these', actor: 'ops:maria' },
+      });
+    }
+
+    // one search box: a subject prefix filters the list
+    await page.getByRole('link', { name: 'Operations' }).click();
+    const table = page.getByTestId('operations');
+    await table.getByText('dup:1@1').waitFor(WAIT);
+    const badge = table.locator('tbody tr', { hasText: 'dup:1@1' }).getByTestId('duplicate-badge');
+    expect(await badge.textContent()).toContain('duplicate effect');
+    expect(await table.getByTestId('duplicate-badge').count()).toBe(1); // order:777 confirmed once: no badge
+    await page.getByTestId('search').getByLabel('Search').fill('bulk:');
+    await page.getByTestId('search').getByRole('button', { name: 'Search' }).click();
+    await table.locator('tbody tr', { hasText: 'dup:1@1' }).waitFor({ ...WAIT, state: 'detached' });
+    const subjects = await table.locator('tbody tr td:first-child').allTextContents();
+    expect(subjects.sort()).toEqual([
+      'shop · invoice.create · bulk:1@1',
+      'shop · invoice.create · bulk:2@1',
+      'shop · invoice.create · bulk:3@1',
+    ]);
+    // a key opens the operation
+    await page.getByTestId('search').getByLabel('Search').fill('shop/invoice.create/bulk:2');
+    await page.getByTestId('search').getByRole('button', { name: 'Search' }).click();
+    await page.getByTestId('state').getByText('abandoned').waitFor(WAIT);
+    expect(page.url()).toContain(`#/operations/${ids[1]}`);
+    expect(tab.errors).toEqual([]);
+    await tab.close();
+  });
 });

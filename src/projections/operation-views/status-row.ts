@@ -84,6 +84,8 @@ export function presentStatusRow(row: StatusRow) {
     lastCompletedStep: row.last_completed_step,
     destinationRef: row.destination_ref,
     duplicateEffects: row.duplicate_effects,
+    // of those, the ones no operator acknowledged as cleaned up (the list badges them)
+    openDuplicateEffects: s.duplicateEffects.filter((d) => d.acknowledged !== true).length,
     duplicateClaims: row.duplicate_claims,
     payloadConflicts: row.payload_conflicts,
     lease:

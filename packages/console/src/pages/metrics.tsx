@@ -32,8 +32,9 @@ const CATEGORIES = [
 
 /**
  * Metrics (duplicates prevented, payload conflicts, unknown outcomes opened and resolved per hour
- * or day, as charts; reloaded when the metrics feed reports a change) and the reconciliation
- * summary per action with the CSV export of every operation in the range.
+ * or day, as charts; reloaded when the metrics feed reports a change) and the outcome report
+ * (the ledger's own `…/reconciliation` summary per action — named apart from the Reconciliations
+ * page, which compares with a destination's export) with the CSV export of every operation.
  */
 export function MetricsPage({ tenant }: PageProps) {
   const [bucket, setBucket] = useState<'hour' | 'day'>('hour');
@@ -158,14 +159,16 @@ export function MetricsPage({ tenant }: PageProps) {
         />
       </div>
       <div class="title-row">
-        <h2>Reconciliation</h2>
+        <h2 title="The ledger's outcomes of the operations first seen in the range (GET …/reconciliation) — not a comparison with a destination's export (that is the Reconciliations page)">
+          Outcome report
+        </h2>
         <button
           type="button"
           data-testid="csv"
           onClick={() =>
             void download(
               withQuery(`/v1/tenants/${seg(tenant)}/reconciliation`, { ...query, format: 'csv' }),
-              `reconciliation-${tenant}.csv`,
+              `outcomes-${tenant}.csv`,
             ).catch(setError)
           }
         >
