@@ -321,6 +321,16 @@ describe('operator console in Chromium', () => {
     expect(totals).toContain('1payload conflicts');
     expect(totals).toContain('2unknown opened');
     expect(await page.locator('.chart canvas').count()).toBe(3);
+    // everything happened within minutes: charted per minute, not as one hour bar
+    await page
+      .getByTestId('bucket')
+      .locator('option[value="auto"]')
+      .getByText('auto (minute)')
+      .waitFor({
+        ...WAIT,
+        state: 'attached',
+      });
+    expect(await page.getByText('Outcome report').count()).toBe(1);
     const download = page.waitForEvent('download');
     await page.getByTestId('csv').click();
     const csv = readFileSync((await (await download).path())!, 'utf8');

@@ -94,7 +94,7 @@ export class ReadApi extends ApiBase {
   }
 
   /** `GET /v1/tenants/{tenant}/metrics`: totals, per action, buckets (`hour` | `day`). */
-  metrics(tenant: string, filter: RangeFilter & { bucket?: 'hour' | 'day' } = {}) {
+  metrics(tenant: string, filter: RangeFilter & { bucket?: 'minute' | 'hour' | 'day' } = {}) {
     return this.getJson<Record<string, unknown>>(tenantPath(tenant, '/metrics'), { ...filter });
   }
 
