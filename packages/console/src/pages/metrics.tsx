@@ -5,7 +5,8 @@ import { BarChart } from '../components/bar-chart.js';
 import { ProblemView } from '../components/problem-view.js';
 import { localToIso } from '../format.js';
 import { subscribe } from '../sse.js';
-import { autoBucket, loadMetrics, seriesOf, type BucketSize, type MetricsAnswer } from './metrics-data.js';
+import { autoBucket, type BucketSize } from './metrics-bucket.js';
+import { loadMetrics, seriesOf, type MetricsAnswer } from './metrics-data.js';
 
 interface Counts {
   sourceOperations: number;

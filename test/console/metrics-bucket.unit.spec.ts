@@ -1,6 +1,6 @@
 // The metrics page picks its bucket size so that a fresh install or a short range charts as more
 // than one bar: minutes up to 6 h, hours up to 31 days, else days.
-import { autoBucket } from '../../packages/console/src/pages/metrics-data.js';
+import { autoBucket } from '../../packages/console/src/pages/metrics-bucket.js';
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-12-04T10:00:00.000Z');
