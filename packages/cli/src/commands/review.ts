@@ -117,7 +117,7 @@ function detailOf(i: ReviewItem): string {
   if (i.reason === 'unknown_outcome') {
     const why = i.unknownCause ? `${i.unknownCause}${i.unknownDetail ? `: ${i.unknownDetail}` : ''}` : '';
     const started = i.startedSteps?.length ? `started: ${i.startedSteps.map((s) => s.step).join(', ')}` : '';
-    return compact([why, started].filter(Boolean).join(' — ') || null, 80);
+    return compact([why, started].filter(Boolean).join(' — ') || null, 60);
   }
   if (i.startedSteps?.length) return `started: ${i.startedSteps.map((s) => s.step).join(', ')}`;
   const err = i.lastError as { code?: string; message?: string } | undefined;
