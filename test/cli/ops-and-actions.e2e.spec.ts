@@ -55,6 +55,7 @@ describe('ops', () => {
     expect(byKey.code).toBe(0);
     expect(byKey.stdout).toContain(ids.confirmed);
     expect(byKey.stdout).toMatch(/state\s*│\s*confirmed/);
+    expect(byKey.stdout).toMatch(/payload\s*│\s*\{"amount":10\}/);
     const doc = (await world.cli(['ops', 'show', ids.confirmed!, '--json'])).json()[0];
     expect(doc).toMatchObject({ operationId: ids.confirmed, state: 'confirmed', destinationRef: 'INV-1' });
     const past = (await world.cli(['ops', 'show', ids.confirmed!, '--at-revision', '0', '--json'])).json()[0];

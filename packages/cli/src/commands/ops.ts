@@ -153,6 +153,7 @@ export function printStatus(ctx: CommandContext, s: OperationStatus): void {
       ],
       ['attempt', s.attempt],
       ['fingerprint', s.fingerprint],
+      ['payload', s.payload === undefined ? undefined : compact(s.payload ?? null, 120)],
       ['lease', lease],
       ['destination', s.destinationRef],
       ['last error', compact(s.lastError ?? null)],
@@ -190,7 +191,7 @@ function unknownText(u: OperationStatus['unknown']): string | null {
 
 /**
  * "read model at checkpoint N, N events / Ns behind" from a read-model answer — with `--verbose`
- * only (a debugging aid, not part of the answer); a lag is always noted, on stderr.
+ * only (a debugging aid, not part of the answer).
  */
 export function printFreshness(
   ctx: CommandContext,
@@ -198,11 +199,7 @@ export function printFreshness(
 ): void {
   const lag = page?.lag as { events?: number; seconds?: number } | undefined;
   if (!page?.checkpoint) return;
-  if (!ctx.verbose) {
-    if (lag && (lag.events ?? 0) > 0)
-      ctx.note(`the read model is ${lag.events} event(s) / ${formatAge((lag.seconds ?? 0) * 1000)} behind`);
-    return;
-  }
+  if (!ctx.verbose) return;
   const behind =
     lag && (lag.events ?? 0) > 0
       ? `, ${lag.events} event(s) / ${formatAge((lag.seconds ?? 0) * 1000)} behind`
