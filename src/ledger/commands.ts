@@ -80,6 +80,8 @@ export interface ReleaseOperation extends Fenced {
 export interface ReportUnknownOutcome extends Fenced {
   readonly type: 'ReportUnknownOutcome';
   readonly reason: string;
+  /** The worker says its call timed out (the SDK knows when); absent: it did not say. */
+  readonly timedOut?: boolean;
 }
 
 export interface ResolveOperation extends At {

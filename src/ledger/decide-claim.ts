@@ -257,6 +257,7 @@ export function decideClaim(cmd: ClaimOperation, state: OperationState): Decisio
             type: 'OutcomeUnknown',
             data: withBase(base(cmd, state.attempt), {
               reason: 'lease_expired',
+              cause: 'lease_expired_after_step',
               detail: null,
               unfinishedSteps: unfinished,
             }),

@@ -64,6 +64,7 @@ export function decideSweep(cmd: SweepExpiredLease, state: OperationState): Deci
         type: 'OutcomeUnknown',
         data: withBase(eventBaseOf(state, cmd.now), {
           reason: 'lease_expired',
+          cause: 'lease_expired_after_step',
           detail: 'found by the lease sweeper',
           unfinishedSteps: unfinished,
         }),

@@ -115,6 +115,7 @@ function decideUnknown(cmd: ReportUnknownOutcome, state: OperationState): Decisi
       type: 'OutcomeUnknown',
       data: withBase(eventBaseOf(state, cmd.now), {
         reason: 'reported_timeout',
+        cause: cmd.timedOut === true ? 'reported_timeout' : 'reported_by_worker',
         detail: cmd.reason,
         unfinishedSteps: unfinishedSteps(state),
       }),

@@ -1,5 +1,6 @@
 import type { JsonValue } from './fingerprint.js';
 import type { OperationKey } from './operation-key.js';
+import type { UnknownCause } from './unknown-cause.js';
 
 /** A domain event: a past-tense fact with a type discriminant and its data. */
 export interface Event<Type extends string, Data extends object> {
@@ -143,12 +144,16 @@ export type OperationSuperseded = Event<
   EventBase & { readonly byRevision: number; readonly byOperationId: string }
 >;
 
+/** Coarse reason kept for readers of the event: reported by the worker, or an expired lease. */
 export type UnknownReason = 'reported_timeout' | 'lease_expired';
 
 export type OutcomeUnknown = Event<
   'OutcomeUnknown',
   EventBase & {
     readonly reason: UnknownReason;
+    /** The true label (unknown-cause.ts); absent on events recorded before it existed. */
+    readonly cause?: UnknownCause;
+    /** The worker's own text (its report's `reason`); a note of the sweeper; null. */
     readonly detail: string | null;
     /** Steps of this attempt that were started and never completed. */
     readonly unfinishedSteps: readonly string[];

@@ -1,5 +1,6 @@
 import type { DecisionEvent, LedgerEvent } from './events.js';
 import { initialState, type OperationState } from './operation-state.js';
+import { unknownCauseOf } from './unknown-cause.js';
 
 /**
  * Applies one decision-stream event to the state (pure; never throws). Audit events
@@ -89,7 +90,13 @@ export function evolve(state: OperationState, event: LedgerEvent): OperationStat
         ...base,
         status: 'unknown',
         lease: null,
-        unknown: { reason: e.data.reason, at: e.data.at, attempt: e.data.attempt },
+        unknown: {
+          reason: e.data.reason,
+          cause: unknownCauseOf(e.data),
+          detail: e.data.detail ?? null,
+          at: e.data.at,
+          attempt: e.data.attempt,
+        },
       };
     case 'OperationResolved': {
       const resolution = {

@@ -26,3 +26,4 @@ export * from './claim-command.js';
 export * from './supersession.js';
 export * from './decide-reconciliation.js';
 export * from './duplicate-window.js';
+export * from './unknown-cause.js';

@@ -1,6 +1,7 @@
 import type { ReportedError, Resolution, UnknownReason } from './events.js';
 import type { JsonValue } from './fingerprint.js';
 import type { OperationKey } from './operation-key.js';
+import type { UnknownCause } from './unknown-cause.js';
 
 /** Explicit states (docs/domain.md "States and transitions"), plus `none` for a key never claimed. */
 export type OperationStatus =
@@ -67,7 +68,15 @@ export interface OperationState {
   readonly lastError: ReportedError | null;
   /** Set when status is `failed`. */
   readonly retryable: boolean | null;
-  readonly unknown: { readonly reason: UnknownReason; readonly at: string; readonly attempt: number } | null;
+  readonly unknown: {
+    readonly reason: UnknownReason;
+    /** The true label (unknown-cause.ts); absent in a read model's fold stored before it existed. */
+    readonly cause?: UnknownCause;
+    /** The worker's own text, or the sweeper's note; absent in an older stored fold. */
+    readonly detail?: string | null;
+    readonly at: string;
+    readonly attempt: number;
+  } | null;
   readonly resolution: {
     readonly resolution: Resolution;
     readonly actor: string;

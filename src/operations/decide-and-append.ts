@@ -262,7 +262,8 @@ export const EVENT_SCHEMA_VERSION = 1;
 
 /**
  * Domain events → store events with fresh ids and correlation metadata: `correlationId`,
- * `causationId`, `schemaVersion`, the API key's `keyId` and the request's W3C trace context.
+ * `causationId`, `schemaVersion`, the API key's `keyId` and `keyName` (or the background `job`)
+ * and the request's W3C trace context.
  */
 export function toStoreEvents(events: readonly LedgerEvent[], ctx: RequestContext): EventToAppend[] {
   return events.map((e) => ({
@@ -274,6 +275,8 @@ export function toStoreEvents(events: readonly LedgerEvent[], ctx: RequestContex
       causationId: ctx.causationId,
       schemaVersion: EVENT_SCHEMA_VERSION,
       ...(ctx.keyId ? { keyId: ctx.keyId } : {}),
+      ...(ctx.keyName ? { keyName: ctx.keyName } : {}),
+      ...(ctx.job ? { job: ctx.job } : {}),
       ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
       ...(ctx.tracestate ? { tracestate: ctx.tracestate } : {}),
     },

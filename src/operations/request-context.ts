@@ -16,6 +16,8 @@ export interface RequestContext {
   readonly causationId: string;
   /** Id of the API key that made the request (recorded as `keyId` in event metadata), if any. */
   readonly keyId?: string;
+  /** Name of that API key (recorded as `keyName` in event metadata: who acted, for people). */
+  readonly keyName?: string;
   /** The request's W3C `traceparent` / `tracestate` (recorded in event metadata), if it had them. */
   readonly traceparent?: string;
   readonly tracestate?: string;
@@ -38,15 +40,16 @@ export function newRequestContext(correlationId: string = randomUUID(), job?: st
  * characters, else the trace id of a valid W3C `traceparent`, else a new UUID — the same id the
  * answer echoes in `X-Request-Id` and the request log shows; the `traceparent`/`tracestate` to
  * record in event metadata; a new causation id per command; the API key id of the authenticated
- * caller (recorded in event metadata as `keyId`).
+ * caller and its name (recorded in event metadata as `keyId`, `keyName`).
  */
 export const Ctx = createParamDecorator((_data: unknown, ctx: ExecutionContext): RequestContext => {
   const req = ctx.switchToHttp().getRequest<{ headers: IncomingHttpHeaders }>();
   const c = correlationOf(req);
-  const keyId = callerHolderOf(req).caller?.keyId;
+  const caller = callerHolderOf(req).caller;
+  const keyId = caller?.keyId;
   return {
     ...newRequestContext(c.correlationId),
-    ...(keyId && keyId !== 'anonymous' ? { keyId } : {}),
+    ...(keyId && keyId !== 'anonymous' ? { keyId, keyName: caller!.name } : {}),
     ...(c.traceparent ? { traceparent: c.traceparent } : {}),
     ...(c.tracestate ? { tracestate: c.tracestate } : {}),
     ...(c.traceId ? { traceId: c.traceId } : {}),

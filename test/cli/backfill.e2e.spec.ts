@@ -3,6 +3,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { operationIdOf } from '@operation-ledger/client';
+import { parseKeyTemplate } from '../../packages/cli/src/backfill/key-template.js';
+import { ResultsFile } from '../../packages/cli/src/backfill/results.js';
+import { runBackfill } from '../../packages/cli/src/backfill/run-backfill.js';
 import { claimsPerStream, key, startCliWorld, type CliWorld } from './support/cli-harness.js';
 
 let world: CliWorld;
@@ -94,6 +97,10 @@ it('CSV with --ref-field and --payload-fields; a re-run replays every line; a ch
   const again = await world.cli([...args, '--json']);
   const [summary] = again.json();
   expect(summary).toMatchObject({ lines: 3, acquired: 0, replayed: 2, refused: 1 });
+  // the first run's results are kept, not overwritten by the re-run's
+  expect(summary.earlierResults).toBe(join(world.dir, 'orders.results.1.csv'));
+  expect(await readFile(join(world.dir, 'orders.results.1.csv'), 'utf8')).toBe(out);
+  expect(await readFile(join(world.dir, 'orders.results.csv'), 'utf8')).toContain(',replayed,');
 
   await writeFile(join(world.dir, 'changed.csv'), 'order_id,amount,invoice\n101,11.00,INV-101\n');
   const changed = await world.cli([
@@ -110,6 +117,42 @@ it('CSV with --ref-field and --payload-fields; a re-run replays every line; a ch
   expect(changed.json()[0]).toMatchObject({ conflicts: 1, acquired: 0 });
   const [line] = await results('changed.csv.results.ndjson');
   expect(line).toMatchObject({ status: 'conflict', answer: 422, code: 'payload-conflict' });
+});
+
+it('a key field missing from the CSV header is reported once, before anything is claimed (exit 2)', async () => {
+  await writeFile(join(world.dir, 'noorder.csv'), 'id,amount\n1,10\n2,20\n3,30\n');
+  const r = await world.cli(['backfill', 'noorder.csv', ...BACKFILL]);
+  expect(r.code).toBe(2);
+  expect(r.stderr.match(/--key reads field order_id/g)).toHaveLength(1);
+  expect(r.stderr).toContain('columns: id, amount');
+  await expect(readFile(join(world.dir, 'noorder.csv.results.ndjson'))).rejects.toThrow();
+  expect((await claimsPerStream(world.ledger)).get('operation-acme/shop/invoice.create/order%3A1@1')).toBe(1); // order:1 only from the first test
+});
+
+it('progress moves per finished line, not per chunk of 500', async () => {
+  await writeFile(join(world.dir, 'progress.ndjson'), '{"order_id":"p1"}\n{"order_id":"p2"}\nnot json\n');
+  const steps: number[] = [];
+  const file = new ResultsFile(join(world.dir, 'progress.results.ndjson'));
+  const summary = await runBackfill(
+    world.sdk,
+    {
+      input: join(world.dir, 'progress.ndjson'),
+      format: 'ndjson',
+      tenant: 'acme',
+      source: 'shop',
+      action: 'invoice.create',
+      template: parseKeyTemplate('subject=order:${order_id}'),
+      chunkSize: 500,
+      concurrency: 1,
+      leaseMs: 60_000,
+      workerId: 'ledger-backfill',
+    },
+    file,
+    (n) => steps.push(n),
+  );
+  await file.close();
+  expect(summary).toMatchObject({ lines: 3, acquired: 2, refused: 1 });
+  expect(steps).toEqual([1, 1, 1]);
 });
 
 it('lines repeating a key within one chunk are claimed once (the repeat replays)', async () => {

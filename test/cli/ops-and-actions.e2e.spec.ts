@@ -34,6 +34,11 @@ describe('ops', () => {
     expect(table.stdout).toContain(ids.confirmed);
     expect(table.stdout).toContain('INV-1');
     expect(table.stdout).toContain('4 operation(s) in acme');
+    // compact: one line per row (header, its rule, 4 rows, frame), no checkpoint unless --verbose
+    expect(table.stdout.split('\n').filter((l) => l.startsWith('├'))).toHaveLength(1);
+    expect(table.stdout).not.toContain('read model at checkpoint');
+    const verbose = await world.cli(['ops', 'list', ...T, '--verbose']);
+    expect(verbose.stdout).toMatch(/read model at checkpoint \d+/);
     const rows = (await world.cli(['ops', 'list', ...T, '--state', 'unknown', '--json'])).json();
     expect(rows.map((r) => r.operationId).sort()).toEqual([ids.unknown, ids.unknown2].sort());
   });
@@ -50,10 +55,17 @@ describe('ops', () => {
     expect(byKey.code).toBe(0);
     expect(byKey.stdout).toContain(ids.confirmed);
     expect(byKey.stdout).toMatch(/state\s*│\s*confirmed/);
+    expect(byKey.stdout).toMatch(/payload\s*│\s*\{"amount":10\}/);
     const doc = (await world.cli(['ops', 'show', ids.confirmed!, '--json'])).json()[0];
     expect(doc).toMatchObject({ operationId: ids.confirmed, state: 'confirmed', destinationRef: 'INV-1' });
     const past = (await world.cli(['ops', 'show', ids.confirmed!, '--at-revision', '0', '--json'])).json()[0];
     expect(past.state).toBe('in_progress');
+  });
+
+  it('without any API key, a refusal hints ledger login', async () => {
+    const r = await world.cli(['ops', 'list', ...T], { env: { LEDGER_TOKEN: undefined } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ledger login');
   });
 
   it('show: an unknown operation is exit 1, a malformed reference exit 2', async () => {
@@ -76,6 +88,9 @@ describe('ops', () => {
     expect(duplicate).toBeGreaterThan(confirmed);
     expect(lines[claimed]).toContain('w1');
     expect(lines[duplicate]).toContain('audit');
+    // One identity on every event: the API key's name, and the worker id where a worker acted.
+    expect(lines[claimed]).toContain('test-root (w1)');
+    expect(lines[confirmed]).toContain('test-root (w1)');
     const events = (await world.cli(['ops', 'history', ids.confirmed!, '--json'])).json();
     expect(events.map((e) => e.type)).toEqual([
       'OperationClaimed',
@@ -134,6 +149,15 @@ describe('review and actions', () => {
     const unknown = (await world.cli(['review', ...T, '--reason', 'unknown', '--json'])).json();
     expect(unknown.map((i) => i.operationId)).toEqual([ids.unknown, ids.unknown2]);
     expect(unknown[0].reason).toBe('unknown_outcome');
+    // Why it is unknown: the true label and the worker's own text, not a blanket "timeout".
+    expect(unknown[0]).toMatchObject({
+      unknownCause: 'reported_by_worker',
+      unknownDetail: 'billing timed out',
+    });
+    expect(r.stdout).toContain('reported_by_worker: billing timed out');
+    const show = await world.cli(['ops', 'show', ids.unknown!]);
+    expect(show.stdout).toMatch(/unknown\s*│\s*reported_by_worker since .* attempt 1/);
+    expect(show.stdout).toMatch(/why\s*│\s*billing timed out/);
   });
 
   it('resolve: prints the resulting state; a second resolve is refused with exit 1', async () => {

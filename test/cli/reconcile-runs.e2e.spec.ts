@@ -148,3 +148,24 @@ it('keeps the report form without --destination', async () => {
   expect(r.code).toBe(0);
   expect(r.json()[0].totals).toMatchObject({ sourceOperations: 2 });
 });
+
+it('--fail-on exits 1 when the run found a listed category (scheduled runs), 0 otherwise', async () => {
+  const failing = await world.cli([
+    ...START,
+    '--destination',
+    'billing.csv',
+    '--fail-on',
+    'orphan,duplicate_effect',
+  ]);
+  expect(failing.code).toBe(1);
+  expect(failing.stderr).toMatch(/found orphan 1, duplicate_effect 1 \(--fail-on\)/);
+  const passing = await world.cli([
+    ...START,
+    '--destination',
+    'billing.csv',
+    '--fail-on',
+    'missing_at_destination',
+  ]);
+  expect(passing.code).toBe(0);
+  expect((await world.cli([...START, '--destination', 'billing.csv', '--fail-on', 'typo'])).code).toBe(2);
+});

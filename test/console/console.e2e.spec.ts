@@ -109,6 +109,10 @@ describe('operator console in Chromium', () => {
     expect(tab.feedRequests.at(-1)!['last-event-id']).toMatch(/^\d+$/);
     expect(tab.feedRequests.every((h) => h.authorization?.startsWith('Bearer olk_'))).toBe(true);
     expect(tab.feedRequests.every((h) => !JSON.stringify(h).includes('token='))).toBe(true);
+    // Why it is unknown: the true label and the worker's own text, on the queue row.
+    const why = queueRow(tab, 'order:812').getByTestId('unknown-why');
+    expect(await why.getByTestId('unknown-cause').textContent()).toBe('reported_by_worker');
+    expect(await why.textContent()).toContain('timeout after 10 s');
     await tab.screenshot('review-queue');
 
     // The timeline of the first one.
@@ -118,6 +122,26 @@ describe('operator console in Chromium', () => {
     expect(events).toEqual(['OperationClaimed', 'StepStarted', 'OutcomeUnknown']);
     expect(await page.getByTestId('timeline').textContent()).toContain('timeout after 10 s');
     await page.getByText('create-invoice').first().waitFor();
+    // Who: the key's name and the worker id on every worker event; revisions, not global positions.
+    const timelineRows = page.getByTestId('timeline').locator('tbody tr');
+    const who = await timelineRows.locator('td:nth-child(5)').allTextContents();
+    expect(who).toEqual(['invoice-sync (w-1)', 'invoice-sync (w-1)', 'invoice-sync (w-1)']);
+    expect(await timelineRows.locator('td:nth-child(1)').allTextContents()).toEqual(['0', '1', '2']);
+    // The payload that was intended, with its fingerprint; only the actions an unknown allows,
+    // and no resolution chosen in advance.
+    expect(JSON.parse((await page.getByTestId('payload').textContent())!)).toEqual({
+      customer: 'c-17',
+      total: '120.00',
+    });
+    expect(await page.getByTestId('fingerprint').textContent()).toMatch(/^[0-9a-f]{64}$/);
+    expect(await page.getByTestId('outcome').getByTestId('unknown-cause').textContent()).toBe(
+      'reported_by_worker',
+    );
+    const offered = await page
+      .locator('[data-testid^="action-"]:not([data-testid^="action-f"])')
+      .allTextContents();
+    expect(offered).toEqual(['Resolve', 'Submit evidence']);
+    expect(await page.locator('select[name="resolution"]').inputValue()).toBe('');
 
     // Time travel to revision 0: the state right after the claim.
     await page.getByTestId('revision-slider').fill('0');
@@ -126,10 +150,12 @@ describe('operator console in Chromium', () => {
     await page.getByTestId('state').getByText('unknown').waitFor(WAIT);
 
     // A refused action shows the ledger's problem detail and records nothing.
-    await page.getByTestId('action-approve').click();
-    await page.getByTestId('reason').fill('trying the wrong action');
+    await page.getByTestId('action-evidence').click();
+    await page.locator('select[name="verdict"]').selectOption('found');
+    await page.locator('textarea[name="checkedFields"]').fill('not json');
+    await page.getByTestId('reason').fill('looked it up');
     await page.getByTestId('submit-action').click();
-    await page.getByTestId('problem').getByText('not-awaiting-approval').waitFor(WAIT);
+    await page.getByTestId('problem').getByText('checkedFields').first().waitFor(WAIT);
     expect((await ledger.client.history(first)).body.events).toHaveLength(3);
 
     // Resolve not_found with a reason: recorded in the stream with the key's holder as actor.
@@ -160,6 +186,68 @@ describe('operator console in Chromium', () => {
     });
     expect(other.status).toBe(200);
     await page.getByText('Nothing waits for review.').waitFor(WAIT);
+    expect(tab.errors).toEqual([]);
+    await tab.close();
+  });
+
+  it('groups a duplicate storm in the timeline, with a decisions-only view and durations', async () => {
+    const claim = await worker.client.claim(
+      key('order:777'),
+      { customer: 'c-9', total: '9.00' },
+      { workerId: 'w-1' },
+    );
+    const id = claim.body.operationId as string;
+    const fencingToken = claim.body.fencingToken as number;
+    for (let i = 0; i < 19; i++)
+      expect((await worker.client.claim(key('order:777'), { customer: 'c-9', total: '9.00' })).status).toBe(
+        409,
+      );
+    await worker.client.op(id, 'steps/create-invoice/start', { fencingToken });
+    await worker.client.op(id, 'steps/create-invoice/complete', { fencingToken });
+    await worker.client.op(id, 'confirm', { fencingToken, destinationRef: 'INV-777' });
+    // the audit records of the duplicates may land after their answers (and a record may stand
+    // for several, `count`): wait until they account for all 19
+    const duplicates = async () => {
+      const events = (await ledger.client.history(id)).body.events as {
+        type: string;
+        data: { count?: number };
+      }[];
+      const counted = events
+        .filter((e) => e.type === 'DuplicateClaimPrevented')
+        .reduce((n, e) => n + (e.data.count ?? 1), 0);
+      return { counted, records: events.length };
+    };
+    for (const deadline = Date.now() + 10_000; (await duplicates()).counted < 19 && Date.now() < deadline;)
+      await new Promise((done) => setTimeout(done, 50));
+    const { counted, records } = await duplicates();
+    expect(counted).toBe(19);
+
+    const tab = await openConsole(browser, ledger.url, operator.token);
+    const { page } = tab;
+    await page.goto(`${ledger.url}/console/#/operations/${id}`);
+    await page.getByTestId('state').getByText('confirmed').waitFor(WAIT);
+    const rows = page.getByTestId('timeline').locator('tbody tr');
+    expect(await page.getByTestId('timeline-event').allTextContents()).toEqual([
+      'OperationClaimed',
+      'DuplicateClaimPrevented ×19',
+      'StepStarted',
+      'StepCompleted',
+      'OperationConfirmed',
+    ]);
+    expect(await rows.nth(1).textContent()).toMatch(/first .*last /);
+    // claim → step start → step end → outcome, each with the time since the previous decision
+    const took = await page.getByTestId('duration').allTextContents();
+    expect(took[0]).toBe('');
+    expect(took.slice(2).every((t) => /^\+\d/.test(t))).toBe(true);
+    await tab.screenshot('timeline-compact');
+    await page.getByTestId('view-decisions').click();
+    await rows.filter({ hasText: 'DuplicateClaimPrevented' }).waitFor({ ...WAIT, state: 'detached' });
+    expect(await rows.count()).toBe(4);
+    await page.getByTestId('view-full').click();
+    await rows.nth(records - 1).waitFor(WAIT);
+    expect(await rows.count()).toBe(records);
+    // a confirmed operation offers no action that cannot apply
+    await page.getByTestId('no-actions').waitFor(WAIT);
     expect(tab.errors).toEqual([]);
     await tab.close();
   });
@@ -233,11 +321,21 @@ describe('operator console in Chromium', () => {
     expect(totals).toContain('1payload conflicts');
     expect(totals).toContain('2unknown opened');
     expect(await page.locator('.chart canvas').count()).toBe(3);
+    // everything happened within minutes: charted per minute, not as one hour bar
+    await page
+      .getByTestId('bucket')
+      .locator('option[value="auto"]')
+      .getByText('auto (minute)')
+      .waitFor({
+        ...WAIT,
+        state: 'attached',
+      });
+    expect(await page.getByText('Outcome report').count()).toBe(1);
     const download = page.waitForEvent('download');
     await page.getByTestId('csv').click();
     const csv = readFileSync((await (await download).path())!, 'utf8');
     const lines = csv.trim().split('\n');
-    expect(lines).toHaveLength(4); // header + order:812, order:813, order:900
+    expect(lines).toHaveLength(5); // header + order:812, order:813, order:900, order:777 (the storm)
     expect(csv).toContain('order:900');
     await tab.screenshot('metrics');
     expect(tab.errors).toEqual([]);
@@ -289,6 +387,74 @@ describe('operator console in Chromium', () => {
     expect(await page.getByTestId('actions').count()).toBe(0);
     expect(await page.locator('[data-testid^="action-"]').count()).toBe(0);
     await tab.screenshot('operation-auditor');
+    await tab.close();
+  });
+  it('resolves 3 selected unknown outcomes in bulk with one reason, showing each result; finds them by subject prefix', async () => {
+    const ids = [await reportUnknown('bulk:1'), await reportUnknown('bulk:2'), await reportUnknown('bulk:3')];
+    // a second effect at the destination: badged in the operations list
+    const dup = await worker.client.claim(key('dup:1'), { customer: 'c-1', total: '1.00' });
+    const dupToken = dup.body.fencingToken as number;
+    const dupId = dup.body.operationId as string;
+    await worker.client.op(dupId, 'confirm', { fencingToken: dupToken, destinationRef: 'INV-D1' });
+    expect(
+      (await worker.client.op(dupId, 'confirm', { fencingToken: dupToken, destinationRef: 'INV-D2' })).status,
+    ).toBe(409);
+
+    const tab = await openConsole(browser, ledger.url, operator.token);
+    const { page } = tab;
+    for (const n of [1, 2, 3]) await queueRow(tab, `bulk:${n}`).getByTestId('select').check();
+    await page.getByTestId('bulk-selected').getByText('3 selected').waitFor(WAIT);
+    await page.getByTestId('bulk-action').selectOption('resolve-not_found');
+    await page.getByTestId('bulk-reason').fill('INC-42: billing has none of these');
+    await page.getByTestId('bulk-preview').click();
+    expect(await page.getByTestId('bulk-count').textContent()).toBe('3');
+    // resolved elsewhere between the preview and the run: that one is refused, the others go on
+    expect(
+      (await operator.client.op(ids[1]!, 'resolve', { resolution: 'abandoned', reason: 'by hand' })).status,
+    ).toBe(200);
+    await page.getByTestId('bulk-run').click();
+    const results = page.getByTestId('bulk-result');
+    await results.nth(2).waitFor(WAIT);
+    const rows = await page
+      .getByTestId('bulk-results')
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr: any) => [tr.cells[0].textContent, tr.cells[1].textContent]));
+    expect(Object.fromEntries(rows)).toEqual({
+      'shop · invoice.create · bulk:1@1': 'ok → released',
+      'shop · invoice.create · bulk:2@1': 'refused: 409 not-unknown',
+      'shop · invoice.create · bulk:3@1': 'ok → released',
+    });
+    await tab.screenshot('bulk-resolve');
+    for (const id of [ids[0]!, ids[2]!]) {
+      const last = (await ledger.client.history(id)).body.events.at(-1);
+      expect(last).toMatchObject({
+        type: 'OperationResolved',
+        data: { resolution: 'not_found', reason: 'INC-42: billing has none of these', actor: 'ops:maria' },
+      });
+    }
+
+    // one search box: a subject prefix filters the list
+    await page.getByRole('link', { name: 'Operations' }).click();
+    const table = page.getByTestId('operations');
+    await table.getByText('dup:1@1').waitFor(WAIT);
+    const badge = table.locator('tbody tr', { hasText: 'dup:1@1' }).getByTestId('duplicate-badge');
+    expect(await badge.textContent()).toContain('duplicate effect');
+    expect(await table.getByTestId('duplicate-badge').count()).toBe(1); // order:777 confirmed once: no badge
+    await page.getByTestId('search').getByLabel('Search').fill('bulk:');
+    await page.getByTestId('search').getByRole('button', { name: 'Search' }).click();
+    await table.locator('tbody tr', { hasText: 'dup:1@1' }).waitFor({ ...WAIT, state: 'detached' });
+    const subjects = await table.locator('tbody tr td:first-child').allTextContents();
+    expect(subjects.sort()).toEqual([
+      'shop · invoice.create · bulk:1@1',
+      'shop · invoice.create · bulk:2@1',
+      'shop · invoice.create · bulk:3@1',
+    ]);
+    // a key opens the operation
+    await page.getByTestId('search').getByLabel('Search').fill('shop/invoice.create/bulk:2');
+    await page.getByTestId('search').getByRole('button', { name: 'Search' }).click();
+    await page.getByTestId('state').getByText('abandoned').waitFor(WAIT);
+    expect(page.url()).toContain(`#/operations/${ids[1]}`);
+    expect(tab.errors).toEqual([]);
     await tab.close();
   });
 });

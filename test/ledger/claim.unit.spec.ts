@@ -179,7 +179,9 @@ describe('claim: lease expiry (judged on the server clock in the command)', () =
     ])
       .when(claim(at(45), { workerId: 'worker-b' }))
       .thenRefused('awaiting-recovery', { state: 'unknown' });
-    expect(spec.decision.events).toEqual([outcomeUnknown(1, at(45), 'lease_expired', [EFFECT_STEP], null)]);
+    expect(spec.decision.events).toEqual([
+      outcomeUnknown(1, at(45), 'lease_expired', [EFFECT_STEP], null, 'lease_expired_after_step'),
+    ]);
     spec
       .thenAudit([
         {

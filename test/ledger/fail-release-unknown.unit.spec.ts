@@ -204,13 +204,45 @@ describe('ReportUnknownOutcome', () => {
   it('after a started step: records OutcomeUnknown(reported_timeout) with the detail and unfinished steps', () => {
     const spec = given(history.stepRunning()).when(reportUnknown(1, at(12), 'no answer in 10 s'));
     expect(spec.decision.events).toEqual([
-      outcomeUnknown(1, at(12), 'reported_timeout', [EFFECT_STEP], 'no answer in 10 s'),
+      outcomeUnknown(1, at(12), 'reported_timeout', [EFFECT_STEP], 'no answer in 10 s', 'reported_by_worker'),
     ]);
     spec.thenResult({ state: 'unknown', alreadyRecorded: false }).thenState({
       status: 'unknown',
       lease: null,
-      unknown: { reason: 'reported_timeout', at: iso(at(12)), attempt: 1 },
+      unknown: {
+        reason: 'reported_timeout',
+        cause: 'reported_by_worker',
+        detail: 'no answer in 10 s',
+        at: iso(at(12)),
+        attempt: 1,
+      },
     });
+  });
+
+  it('labels a report true: reported_timeout only when the worker says it timed out', () => {
+    given(history.stepRunning())
+      .when({ ...reportUnknown(1, at(12), 'JobTimeoutError: job ran longer than 1000 ms'), timedOut: true })
+      .then([{ type: 'OutcomeUnknown', data: { cause: 'reported_timeout' } }])
+      .thenState({ unknown: { cause: 'reported_timeout', at: iso(at(12)), attempt: 1 } });
+    given(history.stepRunning())
+      .when(reportUnknown(1, at(12), 'Error: billing 500'))
+      .then([
+        { type: 'OutcomeUnknown', data: { cause: 'reported_by_worker', detail: 'Error: billing 500' } },
+      ]);
+  });
+
+  it('an event recorded before causes existed reads true: a worker report is reported_by_worker', () => {
+    given([
+      ...history.stepRunning(),
+      outcomeUnknown(1, at(12), 'reported_timeout', [EFFECT_STEP], 'ECONNREFUSED'),
+    ])
+      .when(reportUnknown(1, at(13)))
+      .thenState({
+        unknown: { reason: 'reported_timeout', cause: 'reported_by_worker', detail: 'ECONNREFUSED' },
+      });
+    given([...history.stepRunning(), outcomeUnknown(1, at(31), 'lease_expired', [EFFECT_STEP])])
+      .when(reportUnknown(1, at(32)))
+      .thenState({ unknown: { reason: 'lease_expired', cause: 'lease_expired_after_step' } });
   });
 
   it('lists only steps of this attempt that are not completed', () => {

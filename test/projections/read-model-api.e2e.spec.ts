@@ -183,6 +183,14 @@ describe('duplicate-prevented metrics', () => {
     expect(r.body.buckets.length).toBeGreaterThan(0);
     expect((await c.get(`/v1/tenants/${T}/metrics?bucket=week`)).body.errors[0].field).toBe('bucket');
   });
+
+  it('also counts per minute (a fresh install or a short range is more than one bar); the same totals', async () => {
+    const hour = await c.get(`/v1/tenants/${T}/metrics?bucket=hour`);
+    const minute = await c.get(`/v1/tenants/${T}/metrics?bucket=minute`);
+    expect(minute.status).toBe(200);
+    expect(minute.body.totals).toEqual(hour.body.totals);
+    for (const b of minute.body.buckets) expect(b.bucketStart).toMatch(/:\d\d:00\.000Z$/);
+  });
 });
 
 describe('reconciliation report', () => {

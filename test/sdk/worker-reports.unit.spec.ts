@@ -4,6 +4,7 @@
 import { runInNewContext } from 'node:vm';
 import {
   JobFailedError,
+  JobTimeoutError,
   LeaseLostError,
   LedgerClient,
   LedgerUnavailableError,
@@ -31,6 +32,19 @@ describe('failure reports within the ledger’s limits', () => {
     const reason = (report as { reason: string }).reason;
     expect(acceptable(reason, 1)).toBe(true);
     expect(reason.startsWith('Error: xxx')).toBe(true);
+  });
+
+  it('an unknown says it timed out only for a timeout, so the ledger labels it true', () => {
+    const report = (error: unknown) => reportFor({ error, startedSteps: 1, cancelled: false });
+    expect(report(new JobTimeoutError(1000))).toMatchObject({ kind: 'unknown', timedOut: true });
+    expect(report(new DOMException('signal timed out', 'TimeoutError'))).toMatchObject({ timedOut: true });
+    expect(report(Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }))).toMatchObject({
+      timedOut: true,
+    });
+    expect(report(new Error('billing 500'))).toMatchObject({ kind: 'unknown', timedOut: false });
+    expect(report(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toMatchObject({
+      timedOut: false,
+    });
   });
 
   it('the release reason with its prefix stays within 4 096 units', () => {

@@ -18,6 +18,8 @@ export interface Kit {
 /** The exit status the last action asked for; read by `runCli` after parsing. */
 export interface RunState {
   code: number;
+  /** No API key came from a flag, a profile or the environment (a 401 then hints `ledger login`). */
+  tokenMissing?: boolean;
 }
 
 /** A {@link Kit} for one run of the program. */
@@ -30,6 +32,7 @@ export function kitFor(io: CliIo, state: RunState): Kit {
         const positionals = commanderArgs.slice(0, -2).flat() as string[];
         const globals = command.optsWithGlobals() as GlobalOptions & Opts;
         const ctx = await contextFor(io, globals);
+        state.tokenMissing = ctx.settings.token === undefined;
         const code = await handler(ctx, positionals, globals);
         state.code = typeof code === 'number' ? code : 0;
       };

@@ -16,6 +16,8 @@ export interface GlobalOptions {
   readonly json?: boolean;
   /** `--no-progress` sets it false. */
   readonly progress?: boolean;
+  /** `--verbose`: also the read model's checkpoint and lag under lists. */
+  readonly verbose?: boolean;
 }
 
 /** Where the ledger is when nothing says otherwise (`npm start`'s address). */
@@ -73,6 +75,11 @@ export class CommandContext {
   tenant(): Promise<string> {
     this.tenantAnswer ??= resolveTenant(this.client, this.settings.token, this.settings.tenant);
     return this.tenantAnswer;
+  }
+
+  /** `--verbose` was given (and not `--json`): print the read-model checkpoint under lists. */
+  get verbose(): boolean {
+    return this.options.verbose === true && !this.json;
   }
 
   /** Progress bars: on unless `--no-progress` or `--json` (they are drawn on a stderr terminal only). */

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { LedgerRequestError } from '@operation-ledger/client';
 import { Command, CommanderError, Option } from 'commander';
 import { kitFor, type RunState } from './command-kit.js';
 import { registerActions } from './commands/actions.js';
@@ -34,6 +35,7 @@ export function buildProgram(io: CliIo, state: RunState): Command {
     .addOption(new Option('--profile <name>', 'named profile from `ledger login` (env LEDGER_PROFILE)'))
     .option('--json', 'machine-readable output: JSON, one line per item for lists (NDJSON)')
     .option('--no-progress', 'no progress bars (they are drawn only when stderr is a terminal)')
+    .option('--verbose', "more detail: the read model's checkpoint under lists")
     .version((createRequire(import.meta.url)('../package.json') as { version: string }).version)
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError()
@@ -80,6 +82,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     io.stderr.write(`ledger: ${describeError(err)}\n`);
+    if (state.tokenMissing && err instanceof LedgerRequestError && err.status === 401)
+      io.stderr.write(
+        'ledger: no API key was given: sign in once with `ledger login --url URL --token olk_…`, or set LEDGER_TOKEN\n',
+      );
     return exitCodeOf(err);
   }
 }

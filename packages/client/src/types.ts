@@ -143,8 +143,28 @@ export interface OperationStatus {
   } | null;
   readonly steps: readonly StepStatus[];
   readonly destinationRef: string | null;
+  /** While unknown: its true label (`cause`), the worker's own text (`detail`), when and which attempt. */
+  readonly unknown?: {
+    readonly reason: string;
+    readonly cause: 'reported_by_worker' | 'reported_timeout' | 'lease_expired_after_step';
+    readonly detail: string | null;
+    readonly at: string;
+    readonly attempt: number;
+  } | null;
+  /** The payload of the claim (what was intended); its fingerprint is `fingerprint`. */
+  readonly payload?: Json | null;
   readonly revision: number;
   readonly [field: string]: unknown;
+}
+
+/** Who caused an event: the API key's name, plus the worker id where a worker acted, or a job. */
+export interface EventActor {
+  /** For people: `invoice-sync (pid-15318)`, `ops:maria`, `sweeper`. */
+  readonly label: string;
+  readonly keyName: string | null;
+  readonly keyId: string | null;
+  readonly workerId: string | null;
+  readonly job: string | null;
 }
 
 /** One event of `GET /v1/operations/{id}/history`. */
@@ -155,6 +175,8 @@ export interface HistoryEvent {
   readonly recordedAt: string;
   readonly data: Record<string, unknown>;
   readonly metadata: Record<string, unknown>;
+  /** Who caused it (absent from ledgers older than this field). */
+  readonly actor?: EventActor;
   readonly [field: string]: unknown;
 }
 

@@ -1,22 +1,26 @@
 import type { HistoryEventDto, OperationHistoryDto } from './status-answers.dto.js';
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
+import { ApiKeyService } from '../../auth/api-key.service.js';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { EventStore, RecordedEvent } from '../../event-store/event-store.port.js';
 import { EVENT_STORE } from '../../event-store/event-store.token.js';
 import { auditStreamName, operationStreamName } from '../../ledger/index.js';
 import { OperationLocator } from '../operation-locator.js';
+import { eventActors, unnamedKeyIds, type EventActor } from './event-actor.js';
 import { GetOperationHistoryQuery } from './get-operation-history.query.js';
 
 /**
  * The audit trail of one operation (docs/api.md "Reading one operation"): its decision stream and its companion audit stream,
  * merged in global (commit) order, each event with both positions, the store's timestamp, data
- * and metadata (correlation/causation ids).
+ * and metadata (correlation/causation ids), and its actor (event-actor.ts) — key names of events
+ * recorded before metadata carried them are looked up by key id.
  */
 @QueryHandler(GetOperationHistoryQuery)
 export class GetOperationHistoryHandler implements IQueryHandler<GetOperationHistoryQuery> {
   constructor(
     private readonly locator: OperationLocator,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Optional() private readonly keys?: ApiKeyService,
   ) {}
 
   async execute({ operationId, caller }: GetOperationHistoryQuery): Promise<OperationHistoryDto> {
@@ -29,17 +33,29 @@ export class GetOperationHistoryHandler implements IQueryHandler<GetOperationHis
     const events = [...decisions, ...audit].sort((a, b) =>
       a.globalPosition < b.globalPosition ? -1 : a.globalPosition > b.globalPosition ? 1 : 0,
     );
+    const actors = eventActors(events, await this.keyNames(unnamedKeyIds(events)));
     return {
       operationId,
       key,
       streamName,
       auditStreamName: auditStreamName(key),
-      events: events.map(present),
+      events: events.map((e, i) => present(e, actors[i]!)),
     };
+  }
+
+  /** Names of the keys `ids` (a deleted key or no key store: left out, the id is shown). */
+  private async keyNames(ids: readonly string[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    if (!this.keys) return names;
+    for (const id of ids) {
+      const record = await this.keys.find(id).catch(() => null);
+      if (record) names.set(id, record.name);
+    }
+    return names;
   }
 }
 
-function present(e: RecordedEvent): HistoryEventDto {
+function present(e: RecordedEvent, actor: EventActor): HistoryEventDto {
   return {
     type: e.type,
     streamName: e.streamName,
@@ -48,5 +64,6 @@ function present(e: RecordedEvent): HistoryEventDto {
     recordedAt: e.recordedAt.toISOString(),
     data: e.data,
     metadata: e.metadata,
+    actor,
   };
 }

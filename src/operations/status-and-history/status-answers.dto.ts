@@ -3,6 +3,7 @@ import { ApiJsonProperty } from '../../common/openapi/json-value.js';
 import { OperationKeyDto } from '../claim/operation-key.dto.js';
 import { ReportedErrorAnswerDto } from '../claim/claim-answers.dto.js';
 import { OPERATION_STATES } from '../worker-steps/worker-answer.dto.js';
+import type { UnknownCause } from '../../ledger/index.js';
 
 /** The current lease; `expired` is judged on the server's clock. */
 export class LeaseViewDto {
@@ -84,6 +85,16 @@ export class UnknownViewDto {
   @ApiProperty({ enum: ['reported_timeout', 'lease_expired'] })
   reason!: 'reported_timeout' | 'lease_expired';
 
+  @ApiProperty({
+    enum: ['reported_by_worker', 'reported_timeout', 'lease_expired_after_step'],
+    description:
+      'The true label: reported by the worker, reported as a timeout, or the lease expired after a step started',
+  })
+  cause!: UnknownCause;
+
+  @ApiProperty({ type: 'string', nullable: true, description: "The worker's own text (its report's reason)" })
+  detail!: string | null;
+
   @ApiProperty({ format: 'date-time' })
   at!: string;
 
@@ -135,6 +146,12 @@ export class OperationStatusDto {
   @ApiProperty({ type: 'string', nullable: true })
   fingerprint!: string | null;
 
+  @ApiJsonProperty({
+    nullable: true,
+    description: 'The payload of the claim — what was intended; `fingerprint` is its SHA-256 (RFC 8785)',
+  })
+  payload!: unknown;
+
   @ApiPropertyOptional({ type: 'boolean', nullable: true, description: 'Set when state is failed' })
   retryable?: boolean | null;
 
@@ -175,6 +192,27 @@ export class OperationStatusDto {
   asOf?: AsOfDto;
 }
 
+/** Who caused an event: the API key's name, plus the worker id where a worker acted, or a job. */
+export class EventActorDto {
+  @ApiProperty({
+    example: 'invoice-sync (pid-15318)',
+    description: 'For people: key name (worker id), or the job',
+  })
+  label!: string;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  keyName!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  keyId!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  workerId!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, example: 'sweeper' })
+  job!: string | null;
+}
+
 /** One recorded event, from the decision or the audit stream. */
 export class HistoryEventDto {
   @ApiProperty({ example: 'OperationClaimed' })
@@ -195,8 +233,14 @@ export class HistoryEventDto {
   @ApiJsonProperty({ description: "The event's data" })
   data!: unknown;
 
-  @ApiJsonProperty({ description: 'correlationId, causationId, schemaVersion, keyId' })
+  @ApiJsonProperty({ description: 'correlationId, causationId, schemaVersion, keyId, keyName, job' })
   metadata!: unknown;
+
+  @ApiProperty({
+    type: () => EventActorDto,
+    description: 'Who caused the event, the same way for every type',
+  })
+  actor!: EventActorDto;
 }
 
 /** 200 of GET /v1/operations/{operationId}/history: both streams in commit order. */

@@ -1,4 +1,4 @@
-import type { OperationState } from '../../ledger/index.js';
+import { unknownCauseOf, type OperationState } from '../../ledger/index.js';
 import type { OperationStatusDto } from './status-answers.dto.js';
 
 /**
@@ -20,6 +20,7 @@ export function presentStatus(
     attempt: state.attempt,
     fencingToken: state.attempt,
     fingerprint: state.fingerprint,
+    payload: state.payload,
     retryable: state.status === 'failed' ? state.retryable : undefined,
     lease: lease
       ? {
@@ -43,7 +44,9 @@ export function presentStatus(
     confirmation: state.confirmation,
     duplicateEffects: state.duplicateEffects,
     lastError: state.lastError,
-    unknown: state.unknown,
+    unknown: state.unknown
+      ? { ...state.unknown, cause: unknownCauseOf(state.unknown), detail: state.unknown.detail ?? null }
+      : null,
     resolution: state.resolution,
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
 import { FencedRequestDto } from './fenced-request.dto.js';
 
 /** Body of POST …/unknown. */
@@ -8,4 +8,13 @@ export class UnknownRequestDto extends FencedRequestDto {
   @IsString()
   @Length(1, 4096)
   reason!: string;
+
+  @ApiProperty({
+    required: false,
+    description:
+      'The call timed out (the SDK sets it for its own timeouts): the outcome is labelled reported_timeout; else reported_by_worker',
+  })
+  @IsOptional()
+  @IsBoolean()
+  timedOut?: boolean;
 }

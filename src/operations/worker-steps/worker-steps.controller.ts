@@ -180,6 +180,7 @@ export class WorkerStepsController {
       type: 'ReportUnknownOutcome',
       fencingToken: body.fencingToken,
       reason: body.reason,
+      ...(body.timedOut === true ? { timedOut: true } : {}),
     } as const;
     return this.run(res, id, input, ctx, caller);
   }

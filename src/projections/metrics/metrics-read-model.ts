@@ -8,9 +8,13 @@ import { METRICS_FEED, readMetricsFeed } from './metrics-feed.js';
 
 export { METRICS_FEED } from './metrics-feed.js';
 
-/** Time buckets of the metrics read model (UTC). */
-export type BucketKind = 'hour' | 'day';
-export const BUCKET_KINDS: readonly BucketKind[] = ['hour', 'day'];
+/**
+ * Time buckets of the metrics read model (UTC). Minutes so that a short range (or a fresh
+ * install) charts as more than one bar; a ledger upgraded from one without them counts minutes
+ * from then on (a metrics rebuild fills the past in).
+ */
+export type BucketKind = 'minute' | 'hour' | 'day';
+export const BUCKET_KINDS: readonly BucketKind[] = ['minute', 'hour', 'day'];
 
 const COLUMNS: readonly Column[] = [
   { name: 'tenant', type: 'text' },
@@ -37,11 +41,12 @@ interface Bucket {
   incremented: readonly string[] | null;
 }
 
-/** Start of the UTC hour or day containing `at` (ISO 8601). */
+/** Start of the UTC minute, hour or day containing `at` (ISO 8601). */
 export function bucketStart(at: string, kind: BucketKind): string {
   const d = new Date(at);
   if (kind === 'day') d.setUTCHours(0, 0, 0, 0);
-  else d.setUTCMinutes(0, 0, 0);
+  else if (kind === 'hour') d.setUTCMinutes(0, 0, 0);
+  else d.setUTCSeconds(0, 0);
   return d.toISOString();
 }
 
@@ -50,7 +55,7 @@ const keyOf = (tenant: string, action: string, kind: string, start: string) =>
 
 /**
  * The duplicate-prevented metrics: counters (see {@link COUNTERS}) per tenant, action and UTC
- * hour and day, bucketed by the event's server time `at`. Each bucket row keeps the position of
+ * minute, hour and day, bucketed by the event's server time `at`. Each bucket row keeps the position of
  * the last event counted in it; events are applied in global order, so an event at or before it
  * was already counted and is skipped (a re-applied event changes nothing). The feed is read from
  * the hour buckets (each with its day bucket) by that position; a bucket also keeps the type of

@@ -1,3 +1,4 @@
+import { unknownCauseOf } from '../../ledger/index.js';
 import type { OperationFold } from './operation-fold.js';
 
 const EPOCH = new Date(0).toISOString();
@@ -16,7 +17,8 @@ export interface ReviewItem {
 /**
  * The review-queue entries an operation's fold calls for, in a fixed order (deterministic):
  * - `unknown_outcome`: state Unknown — with the started-but-unfinished steps (step, provider
- *   idempotency key, start time), the Unknown reason, the worker's words (`unknownDetail`: the
+ *   idempotency key, start time), the Unknown reason and its true label (`unknownCause`,
+ *   derived for events recorded before it existed), the worker's words (`unknownDetail`: the
  *   text of its Unknown report; `lastError`: the error of the last failure it reported, if any)
  *   and the lease history;
  * - `final_failure`: failed and not retryable — with the error and the lease history;
@@ -34,6 +36,7 @@ export function reviewItems(fold: OperationFold): ReviewItem[] {
       since: s.unknown.at,
       detail: {
         unknownReason: s.unknown.reason,
+        unknownCause: unknownCauseOf(s.unknown),
         unknownDetail: fold.unknownDetail ?? null,
         lastError: s.lastError,
         attempt,

@@ -1,3 +1,4 @@
+import { unknownCauseOf } from '../../ledger/index.js';
 import type { OperationFold } from './operation-fold.js';
 
 /** One row of the status view, as written (times ISO 8601 UTC; `lastPosition` decimal string). */
@@ -83,14 +84,19 @@ export function presentStatusRow(row: StatusRow) {
     lastCompletedStep: row.last_completed_step,
     destinationRef: row.destination_ref,
     duplicateEffects: row.duplicate_effects,
+    // of those, the ones no operator acknowledged as cleaned up (the list badges them)
+    openDuplicateEffects: s.duplicateEffects.filter((d) => d.acknowledged !== true).length,
     duplicateClaims: row.duplicate_claims,
     payloadConflicts: row.payload_conflicts,
     lease:
       row.lease_worker !== null || row.lease_expires_at !== null
         ? { workerId: row.lease_worker, expiresAt: row.lease_expires_at }
         : null,
-    // `detail`: the worker's words of its Unknown report (null for an expired lease).
-    unknown: s.unknown ? { ...s.unknown, detail: row.fold.unknownDetail ?? null } : null,
+    // `detail`: the worker's words of its Unknown report (null for an expired lease); `cause`: its
+    // true label, derived for a fold stored before it existed.
+    unknown: s.unknown
+      ? { ...s.unknown, cause: unknownCauseOf(s.unknown), detail: row.fold.unknownDetail ?? null }
+      : null,
     resolution: s.resolution ?? null,
     firstSeen: row.first_seen,
     lastChange: row.last_change,

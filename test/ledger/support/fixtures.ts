@@ -32,6 +32,7 @@ import {
   type StepCompleted,
   type StepStarted,
   type UnknownReason,
+  type UnknownCause,
 } from '../../../src/ledger/index.js';
 
 /** Fixed server clock: 2025-01-01T09:00:00.000Z, in epoch ms. */
@@ -154,8 +155,12 @@ export function outcomeUnknown(
   reason: UnknownReason,
   unfinishedSteps: string[],
   detail: string | null = null,
+  cause?: UnknownCause,
 ): OutcomeUnknown {
-  return { type: 'OutcomeUnknown', data: { ...base(attempt, atMs), reason, detail, unfinishedSteps } };
+  return {
+    type: 'OutcomeUnknown',
+    data: { ...base(attempt, atMs), reason, ...(cause ? { cause } : {}), detail, unfinishedSteps },
+  };
 }
 
 export function resolved(

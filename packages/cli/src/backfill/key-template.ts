@@ -36,6 +36,14 @@ export function parseKeyTemplate(text: string): KeyTemplate {
   return template;
 }
 
+/** The top-level record fields a template reads (`${a.b}` reads field `a`). */
+export function templateFields(template: KeyTemplate): string[] {
+  const fields = new Set<string>();
+  for (const tokens of Object.values(template))
+    for (const t of tokens ?? []) if (typeof t !== 'string') fields.add(t.field[0]!);
+  return [...fields];
+}
+
 function fieldOf(record: Record<string, unknown>, path: readonly string[]): unknown {
   let v: unknown = record;
   for (const p of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;

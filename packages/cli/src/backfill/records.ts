@@ -75,6 +75,18 @@ async function* readCsv(path: string, signal?: AbortSignal): AsyncGenerator<Inpu
   while (skipped.length > 0) yield skipped.shift()!;
 }
 
+/**
+ * The column names of a CSV file's header line (trimmed, as `readRecords` names the fields), or
+ * null when the file has no header line.
+ */
+export async function csvColumns(path: string, signal?: AbortSignal): Promise<string[] | null> {
+  const parser = createReadStream(path, { signal }).pipe(
+    parse({ bom: true, trim: true, to_line: 1, delimiter: /\.tsv$/i.test(path) ? '\t' : ',' }),
+  );
+  for await (const row of parser as AsyncIterable<string[]>) return row;
+  return null;
+}
+
 /** Counts the lines of `path` (newlines, streamed) — the progress bar's total; 0 on error. */
 export async function countLines(path: string, signal?: AbortSignal): Promise<number> {
   let n = 0;

@@ -1,4 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { access, rename } from 'node:fs/promises';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
 
@@ -33,15 +34,39 @@ const COLUMNS: readonly (keyof LineResult)[] = [
 ];
 
 /**
+ * Keeps the results file of an earlier run: when `path` exists it is renamed to the first free
+ * `<name>.<n><ext>` (`orders.results.1.ndjson`, `.2`, …), so a new run never overwrites it.
+ * @returns the name the earlier file now has, or null when there was none.
+ */
+export async function keepEarlierResults(path: string): Promise<string | null> {
+  if (!(await exists(path))) return null;
+  const dot = path.lastIndexOf('.');
+  const [name, ext] = dot > path.lastIndexOf('/') ? [path.slice(0, dot), path.slice(dot)] : [path, ''];
+  for (let n = 1; ; n++) {
+    const kept = `${name}.${n}${ext}`;
+    if (await exists(kept)) continue;
+    await rename(path, kept);
+    return kept;
+  }
+}
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/**
  * The results file, written as it goes (one write per chunk, honouring back-pressure): NDJSON,
- * or CSV with a header line when the path ends in `.csv`. It is rewritten by every run.
+ * or CSV with a header line when the path ends in `.csv`. Created new (`wx`): an earlier run's
+ * file is moved aside first ({@link keepEarlierResults}), never overwritten.
  */
 export class ResultsFile {
   private readonly out: WriteStream;
   private readonly csv: boolean;
 
   constructor(readonly path: string) {
-    this.out = createWriteStream(path, { flags: 'w' });
+    this.out = createWriteStream(path, { flags: 'wx' });
     this.csv = /\.csv$/i.test(path);
     if (this.csv) this.out.write(stringify([COLUMNS as string[]]));
   }

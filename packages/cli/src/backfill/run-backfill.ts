@@ -57,6 +57,11 @@ interface Item {
 
 const TRANSIENT = new Set([429, 503]);
 
+/** Where a chunk's line results go as they end. */
+interface LineSink {
+  push(result: LineResult): void;
+}
+
 /**
  * Records a batch of operations that already happened: every line's key is claimed through
  * `POST /v1/claims/batch` (chunks of ≤ 500) and each acquired claim confirmed at once (with the
@@ -75,6 +80,7 @@ export async function runBackfill(
   onProgress: (lines: number) => void,
   signal?: AbortSignal,
 ): Promise<BackfillSummary> {
+  const finished = () => onProgress(1);
   const summary: BackfillSummary = {
     lines: 0,
     acquired: 0,
@@ -95,14 +101,14 @@ export async function runBackfill(
   const flush = async () => {
     let out = invalid;
     invalid = [];
+    out.forEach(finished);
     if (chunk.length > 0) {
-      const { done, deferred } = await claimChunk(client, plan, chunk, signal);
+      const { done, deferred } = await claimChunk(client, plan, chunk, finished, signal);
       out = [...out, ...done];
       chunk = deferred;
     }
     out.forEach(record);
     await results.write(out);
-    onProgress(out.length);
   };
   try {
     for await (const input of readRecords(plan.input, plan.format, signal)) {
@@ -164,8 +170,17 @@ function itemOf(plan: BackfillPlan, n: number, rec: Record<string, unknown>): It
   };
 }
 
-/** Claims one chunk (retrying 429/503 slots), then confirms what it acquired. */
-async function claimChunk(client: LedgerClient, plan: BackfillPlan, items: Item[], signal?: AbortSignal) {
+/**
+ * Claims one chunk (retrying 429/503 slots), then confirms what it acquired; `finished` is called
+ * once per line as it ends (so progress moves per line, not per chunk).
+ */
+async function claimChunk(
+  client: LedgerClient,
+  plan: BackfillPlan,
+  items: Item[],
+  finished: () => void,
+  signal?: AbortSignal,
+) {
   const seen = new Set<string>();
   const batch: Item[] = [];
   const deferred: Item[] = [];
@@ -174,7 +189,14 @@ async function claimChunk(client: LedgerClient, plan: BackfillPlan, items: Item[
     else batch.push(it);
     seen.add(it.keyText);
   }
-  const done: LineResult[] = [];
+  const results: LineResult[] = [];
+  // a line's result: kept for the results file, and counted as finished at once
+  const done = {
+    push(r: LineResult) {
+      results.push(r);
+      finished();
+    },
+  };
   const confirms: (() => Promise<void>)[] = [];
   let pending = batch;
   for (let attempt = 1; pending.length > 0; attempt++) {
@@ -205,8 +227,8 @@ async function claimChunk(client: LedgerClient, plan: BackfillPlan, items: Item[
     if (retry.length > 0) await sleep(500 * attempt, signal);
   }
   await pool(confirms, plan.concurrency);
-  done.sort((a, b) => a.line - b.line);
-  return { done, deferred };
+  results.sort((a, b) => a.line - b.line);
+  return { done: results, deferred };
 }
 
 function refusal(it: Item, err: LedgerRequestError): LineResult {
@@ -223,7 +245,7 @@ async function confirm(
   id: string,
   token: number,
   note: string | null,
-  done: LineResult[],
+  done: LineSink,
 ) {
   try {
     const answer = await client.confirm(id, token, it.ref === undefined ? {} : { destinationRef: it.ref });
@@ -243,7 +265,7 @@ async function takeOver(
   plan: BackfillPlan,
   it: Item,
   err: InProgressError,
-  done: LineResult[],
+  done: LineSink,
 ) {
   const id = err.operationId ?? client.operationIdOf(it.key);
   const status = await client.getOperation(id);

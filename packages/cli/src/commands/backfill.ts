@@ -1,8 +1,8 @@
 import { access } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseKeyTemplate } from '../backfill/key-template.js';
-import { countLines, formatOf, type InputFormat } from '../backfill/records.js';
-import { ResultsFile } from '../backfill/results.js';
+import { parseKeyTemplate, templateFields, type KeyTemplate } from '../backfill/key-template.js';
+import { countLines, csvColumns, formatOf, type InputFormat } from '../backfill/records.js';
+import { keepEarlierResults, ResultsFile } from '../backfill/results.js';
 import { runBackfill, type BackfillSummary } from '../backfill/run-backfill.js';
 import { examples, type Kit } from '../command-kit.js';
 import type { CommandContext } from '../context.js';
@@ -35,7 +35,10 @@ export function registerBackfill(program: Command, kit: Kit): void {
         'ndjson or csv (default: from the file name)',
         oneOf(['ndjson', 'csv'] as const),
       )
-      .option('--results <file>', 'the results file: .ndjson, or .csv (default <file>.results.ndjson)')
+      .option(
+        '--results <file>',
+        "the results file: .ndjson, or .csv (default <file>.results.ndjson); an earlier run's is kept as <name>.1.ndjson, …",
+      )
       .option('--chunk <n>', 'claims per batch request (at most 500)', positiveInt, 500)
       .option('--concurrency <n>', 'confirms in flight at once', positiveInt, 8)
       .option(
@@ -59,8 +62,10 @@ export function registerBackfill(program: Command, kit: Kit): void {
       });
       const format: InputFormat = o.format ?? formatOf(input);
       const template = parseKeyTemplate(o.key);
+      if (format === 'csv') await checkColumns(input, file!, template, o.refField, ctx.io.signal);
       const tenant = await ctx.tenant();
       const resultsPath = ctx.path(o.results ?? `${file}.results.ndjson`);
+      const earlier = await keepEarlierResults(resultsPath);
       const showProgress = ctx.progress && ctx.io.stderr.isTTY === true;
       const total = showProgress ? await countLines(input, ctx.io.signal) : 0;
       const progress = startProgress(ctx.io.stderr, {
@@ -98,15 +103,45 @@ export function registerBackfill(program: Command, kit: Kit): void {
         progress.stop();
         await results.close();
       }
-      printSummary(ctx, summary, resultsPath);
+      printSummary(ctx, summary, resultsPath, earlier);
       const clean = summary.refused + summary.conflicts + summary.inProgress === 0 && !summary.interrupted;
       return clean ? EXIT.ok : EXIT.refused;
     }),
   );
 }
 
-function printSummary(ctx: CommandContext, s: BackfillSummary, resultsPath: string): void {
-  if (ctx.json) return ctx.printJson({ ...s, results: resultsPath });
+/**
+ * Refuses (once, before anything is claimed) a CSV whose header lacks a field the key template
+ * or `--ref-field` reads — else every line would be refused with the same message.
+ * @throws UsageError naming the missing fields and the columns there are.
+ */
+async function checkColumns(
+  input: string,
+  file: string,
+  template: KeyTemplate,
+  refField: string | undefined,
+  signal?: AbortSignal,
+): Promise<void> {
+  const columns = (await csvColumns(input, signal)) ?? [];
+  const wanted = [
+    ...templateFields(template).map((f) => ['--key', f]),
+    ...(refField ? [['--ref-field', refField]] : []),
+  ];
+  const missing = wanted.filter(([, f]) => !columns.includes(f!));
+  if (missing.length === 0) return;
+  throw new UsageError(
+    `${missing.map(([flag, f]) => `${flag} reads field ${f}`).join(', ')}, which is not a column of ${file} (columns: ${columns.join(', ') || 'none'})`,
+  );
+}
+
+function printSummary(
+  ctx: CommandContext,
+  s: BackfillSummary,
+  resultsPath: string,
+  earlier: string | null,
+): void {
+  if (ctx.json)
+    return ctx.printJson({ ...s, results: resultsPath, ...(earlier ? { earlierResults: earlier } : {}) });
   ctx.print(
     table(
       ['LINES', 'ACQUIRED', 'REPLAYED', 'CONFLICTS', 'IN PROGRESS', 'REFUSED'],
@@ -123,6 +158,7 @@ function printSummary(ctx: CommandContext, s: BackfillSummary, resultsPath: stri
     ),
   );
   ctx.print(`results per line in ${resultsPath}`);
+  if (earlier) ctx.print(`the earlier run's results are kept in ${earlier}`);
   if (s.interrupted)
     ctx.print('interrupted: run the same command again to finish (finished lines are replayed)');
   else if (s.refused + s.conflicts + s.inProgress > 0)

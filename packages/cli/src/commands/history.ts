@@ -75,8 +75,12 @@ export function cutHistory(
   return out;
 }
 
-/** Who caused the event: the operator (`actor`), else the worker, else the API key id. */
+/**
+ * Who caused the event: the ledger's actor label (key name, plus the worker id where a worker
+ * acted); from a ledger without it, the operator, else the worker, else the API key id.
+ */
 function actorOf(e: HistoryEvent): string | null {
+  if (e.actor?.label) return e.actor.label;
   const d = e.data;
   const actor = d.actor ?? d.workerId ?? e.metadata?.keyId;
   return actor === undefined || actor === null ? null : String(actor);

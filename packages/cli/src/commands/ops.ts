@@ -153,10 +153,12 @@ export function printStatus(ctx: CommandContext, s: OperationStatus): void {
       ],
       ['attempt', s.attempt],
       ['fingerprint', s.fingerprint],
+      ['payload', s.payload === undefined ? undefined : compact(s.payload ?? null, 120)],
       ['lease', lease],
       ['destination', s.destinationRef],
       ['last error', compact(s.lastError ?? null)],
-      ['unknown', compact(s.unknown ?? null)],
+      ['unknown', unknownText(s.unknown)],
+      ...(s.unknown?.detail ? ([['why', s.unknown.detail]] as [string, string][]) : []),
       ['resolution', compact(s.resolution ?? null)],
       ['duplicate effects', compact(s.duplicateEffects ?? null)],
       ['created', s.createdAt as string],
@@ -181,13 +183,23 @@ export function printStatus(ctx: CommandContext, s: OperationStatus): void {
   );
 }
 
-/** "read model at checkpoint N, N events / Ns behind" from a read-model answer. */
+/** `reported_by_worker since T, attempt N` (the worker's full text goes on its own line). */
+function unknownText(u: OperationStatus['unknown']): string | null {
+  if (!u) return null;
+  return `${u.cause ?? u.reason} since ${u.at}, attempt ${u.attempt}`;
+}
+
+/**
+ * "read model at checkpoint N, N events / Ns behind" from a read-model answer — with `--verbose`
+ * only (a debugging aid, not part of the answer).
+ */
 export function printFreshness(
   ctx: CommandContext,
   page: { checkpoint?: unknown; lag?: unknown } | undefined,
 ): void {
   const lag = page?.lag as { events?: number; seconds?: number } | undefined;
   if (!page?.checkpoint) return;
+  if (!ctx.verbose) return;
   const behind =
     lag && (lag.events ?? 0) > 0
       ? `, ${lag.events} event(s) / ${formatAge((lag.seconds ?? 0) * 1000)} behind`

@@ -1,4 +1,5 @@
-import { ReconciliationApi } from '@operation-ledger/client';
+import { RECONCILIATION_CATEGORIES, ReconciliationApi } from '@operation-ledger/client';
+import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { examples, type Kit, type Opts } from '../command-kit.js';
 import { UsageError } from '../exit-codes.js';
@@ -56,9 +57,15 @@ export function registerReconcile(program: Command, kit: Kit): void {
       .option('--gzip', 'compress the uploads on the way (.gz files are always sent as they are)')
       .option('--no-wait', 'print the run once uploaded; follow it with ledger reconcile show <id>')
       .option('--poll <duration>', 'between status polls, e.g. 2s (default 500ms)', durationMs)
-      .option('--csv <file>', 'report form: also export every line as CSV to this file (- for stdout)'),
+      .option('--csv <file>', 'report form: also export every line as CSV to this file (- for stdout)')
+      .option(
+        '--fail-on <category...>',
+        `exit 1 when the run found any item of these categories (for scheduled runs): ${RECONCILIATION_CATEGORIES.join(', ')}; comma-separated or repeated`,
+        collectCategories,
+      ),
     [
       'ledger reconcile --action invoice.create --destination billing-export.csv --ref-field memo',
+      'ledger reconcile --action invoice.create --destination billing-export.csv --fail-on duplicate_effect,missing_at_destination',
       "ledger reconcile --action ticket.create --destination tickets.csv --source orders.ndjson --match subject --ref-field externalRef --source-key 'subject=order:${order},source=shop' --compare title --apply evidence",
       'ledger reconcile list',
       'ledger reconcile items <run> --category duplicate_effect',
@@ -73,6 +80,8 @@ export function registerReconcile(program: Command, kit: Kit): void {
         throw new UsageError('--to must be after --from');
       if ((o.sourceKey || o.sourceIdField || o.sourceFormat) && !o.source)
         throw new UsageError('--source-key, --source-id-field and --source-format need --source');
+      if (o.failOn && o.wait === false)
+        throw new UsageError('--fail-on judges the finished run: leave out --no-wait');
       if (o.destination === '-' && o.source === '-')
         throw new UsageError('only one of the files can be stdin');
       const sourceOptions = sourceIntentOptions(o);
@@ -89,7 +98,7 @@ export function registerReconcile(program: Command, kit: Kit): void {
         wait: o.wait !== false,
         intervalMs: o.poll ?? 500,
       });
-      return printRun(ctx, run);
+      return printRun(ctx, run, o.failOn ?? []);
     }),
   );
   registerReconcileRuns(reconcile, kit);
@@ -103,4 +112,16 @@ function checkedReportOptions(o: Opts): { action: string; from: string; to: stri
     if (!o[name]) throw new UsageError(`the report form needs --${name} (or give --destination)`);
   if (Date.parse(o.to) <= Date.parse(o.from)) throw new UsageError('--to must be after --from');
   return { action: o.action, from: o.from, to: o.to, csv: o.csv };
+}
+
+/** Commander collector of `--fail-on`: categories, comma-separated or repeated; unknown ones refused. */
+function collectCategories(value: string, previous: string[] = []): string[] {
+  const known = RECONCILIATION_CATEGORIES as readonly string[];
+  const added = value
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  const wrong = added.find((c) => !known.includes(c));
+  if (wrong) throw new InvalidArgumentError(`"${wrong}" is not a category: one of ${known.join(', ')}`);
+  return [...previous, ...added];
 }

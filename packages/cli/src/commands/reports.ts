@@ -85,11 +85,15 @@ export function registerReports(program: Command, kit: Kit): void {
   examples(
     program
       .command('metrics')
-      .description('duplicate-prevention counters: totals, per action, and per hour/day bucket')
+      .description('duplicate-prevention counters: totals, per action, and per minute/hour/day bucket')
       .option('--action <action>', 'only this action')
       .option('--from <time>', 'buckets from (inclusive)', timeArg)
       .option('--to <time>', 'buckets to (exclusive)', timeArg)
-      .option('--bucket <size>', 'hour or day (default day)', oneOf(['hour', 'day'] as const))
+      .option(
+        '--bucket <size>',
+        'minute, hour or day (default day)',
+        oneOf(['minute', 'hour', 'day'] as const),
+      )
       .option('--buckets <n>', 'bucket rows to show', positiveInt, 24),
     ['ledger metrics', 'ledger metrics --bucket hour --from 1d --action invoice.create'],
   ).action(

@@ -26,10 +26,7 @@ export function registerReview(program: Command, kit: Kit): void {
       .description(
         'operations awaiting a human, oldest first, with age; with --resolve, resolve the unknown ones selected',
       )
-      .option(
-        '--reason <reason>',
-        `filter: ${REASON_CHOICES.join(', ')} — with --resolve, the recorded reason text instead`,
-      )
+      .option('--reason <reason>', `filter: ${REASON_CHOICES.join(', ')}`)
       .option('--action <action>', 'only this action')
       .option('--older-than <age>', 'only entries at least this old (90s, 15m, 1h, 2d)', durationMs)
       .option('--limit <n>', 'entries at most', positiveInt, 50)
@@ -40,13 +37,14 @@ export function registerReview(program: Command, kit: Kit): void {
         'bulk: resolve every selected unknown outcome as not_found or abandoned',
         oneOf(['not_found', 'abandoned', 'confirmed'] as const),
       )
+      .option('--note <text>', 'with --resolve: why — recorded with each resolution (required)')
       .option('--dry-run', 'with --resolve: show what would change, change nothing')
       .option('-y, --yes', 'with --resolve: do not ask for confirmation'),
     [
       'ledger review --reason unknown --older-than 1h',
       'ledger review --watch',
-      'ledger review --older-than 1h --resolve not_found --reason "INC-42: billing has no such invoices" --dry-run',
-      'ledger review --older-than 1h --resolve not_found --reason "INC-42: billing has no such invoices" --yes',
+      'ledger review --older-than 1h --resolve not_found --note "INC-42: billing has no such invoices" --dry-run',
+      'ledger review --older-than 1h --resolve not_found --note "INC-42: billing has no such invoices" --yes',
     ],
   ).action(
     kit.act(async (ctx, _args, o) => {
@@ -58,9 +56,15 @@ export function registerReview(program: Command, kit: Kit): void {
           throw new UsageError(
             '--resolve confirmed needs one reference per operation: use `ledger resolve <id> confirmed --ref R`',
           );
-        if (!o.reason)
-          throw new UsageError('--resolve needs --reason "why" (it is recorded with each resolution)');
+        if (o.reason !== undefined && !['unknown', 'unknown_outcome'].includes(o.reason))
+          throw new UsageError(
+            '--resolve acts on unknown outcomes only; --reason is a filter — give the recorded text with --note "why"',
+          );
+        if (!o.note)
+          throw new UsageError('--resolve needs --note "why" (it is recorded with each resolution)');
         reason = 'unknown_outcome';
+      } else if (o.note !== undefined) {
+        throw new UsageError('--note is the text recorded by --resolve');
       } else if (o.reason !== undefined) {
         reason = pick(o.reason, REASON_CHOICES, '--reason') === 'unknown' ? 'unknown_outcome' : o.reason;
       }
@@ -82,7 +86,7 @@ export function registerReview(program: Command, kit: Kit): void {
       if (bulk)
         return bulkResolve(ctx, tenant, sel, {
           resolution: o.resolve,
-          reason: o.reason,
+          reason: o.note,
           dryRun: o.dryRun,
           yes: o.yes,
         });
@@ -110,6 +114,11 @@ export function reviewTable(items: readonly ReviewItem[]): string {
 }
 
 function detailOf(i: ReviewItem): string {
+  if (i.reason === 'unknown_outcome') {
+    const why = i.unknownCause ? `${i.unknownCause}${i.unknownDetail ? `: ${i.unknownDetail}` : ''}` : '';
+    const started = i.startedSteps?.length ? `started: ${i.startedSteps.map((s) => s.step).join(', ')}` : '';
+    return compact([why, started].filter(Boolean).join(' — ') || null, 60);
+  }
   if (i.startedSteps?.length) return `started: ${i.startedSteps.map((s) => s.step).join(', ')}`;
   const err = i.lastError as { code?: string; message?: string } | undefined;
   if (err) return compact(`${err.code}: ${err.message}`, 60);

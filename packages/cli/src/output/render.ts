@@ -3,9 +3,13 @@ import type { OutputStream } from '../io.js';
 
 type Cell = string | number | boolean | null | undefined;
 
-const plain = { head: [] as string[], border: [] as string[] };
+/** No colours; `compact`: no rule between rows (one line per row), a rule under the header only. */
+const plain = { head: [] as string[], border: [] as string[], compact: true };
 
-/** A table (cli-table3, no colours so output can be piped and compared) as text without a final newline. */
+/**
+ * A table (cli-table3, no colours so output can be piped and compared) as text without a final
+ * newline: compact — no rule between rows, so a list is as many lines as it has rows (plus frame).
+ */
 export function table(head: readonly string[], rows: readonly (readonly Cell[])[]): string {
   const t = new Table({ head: [...head], style: plain, wordWrap: true });
   for (const row of rows) t.push(row.map(cellText));

@@ -26,6 +26,9 @@ export interface ReviewItem {
     readonly providerIdempotencyKey: string;
     readonly startedAt?: string;
   }[];
+  /** `unknown_outcome`: the true label of why it is unknown, and the worker's own text. */
+  readonly unknownCause?: 'reported_by_worker' | 'reported_timeout' | 'lease_expired_after_step';
+  readonly unknownDetail?: string | null;
   readonly [field: string]: unknown;
 }
 
@@ -91,7 +94,7 @@ export class ReadApi extends ApiBase {
   }
 
   /** `GET /v1/tenants/{tenant}/metrics`: totals, per action, buckets (`hour` | `day`). */
-  metrics(tenant: string, filter: RangeFilter & { bucket?: 'hour' | 'day' } = {}) {
+  metrics(tenant: string, filter: RangeFilter & { bucket?: 'minute' | 'hour' | 'day' } = {}) {
     return this.getJson<Record<string, unknown>>(tenantPath(tenant, '/metrics'), { ...filter });
   }
 

@@ -105,9 +105,21 @@ export class LedgerApi extends OperatorApi {
     return this.postJson(opPath(operationId, '/release'), { fencingToken, reason });
   }
 
-  /** `POST …/unknown`: the outcome is uncertain (e.g. a timeout after the call was sent). */
-  reportUnknown(operationId: string, fencingToken: number, reason: string): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/unknown'), { fencingToken, reason });
+  /**
+   * `POST …/unknown`: the outcome is uncertain. `timedOut`: the call timed out (the ledger labels
+   * it `reported_timeout`, else `reported_by_worker`).
+   */
+  reportUnknown(
+    operationId: string,
+    fencingToken: number,
+    reason: string,
+    timedOut = false,
+  ): Promise<WorkerAnswer> {
+    return this.postJson(opPath(operationId, '/unknown'), {
+      fencingToken,
+      reason,
+      ...(timedOut ? { timedOut } : {}),
+    });
   }
 
   /** `POST …/lease/renew`: extend the lease from now by `leaseMs`. */

@@ -85,7 +85,11 @@ export async function executeJob(
     if (problem !== undefined) {
       // The job ran to its end, so its effect may well exist: unknown, for an operator to resolve
       // (a retryable failure would let a re-run make it twice).
-      const report: JobReport = { kind: 'unknown', reason: reportable(problem, REPORT_LIMITS.text) };
+      const report: JobReport = {
+        kind: 'unknown',
+        reason: reportable(problem, REPORT_LIMITS.text),
+        timedOut: false,
+      };
       throw await recordFailure(api, op, new TypeError(problem), options, report);
     }
     const returned = result ?? {};
@@ -224,7 +228,7 @@ async function send(api: LedgerApi, op: OperationContext, report: JobReport): Pr
   const { operationId: id, fencingToken: token } = op;
   try {
     if (report.kind === 'unknown') {
-      await api.reportUnknown(id, token, report.reason);
+      await api.reportUnknown(id, token, report.reason, report.timedOut);
       return 'unknown';
     }
     if (report.kind === 'release') {

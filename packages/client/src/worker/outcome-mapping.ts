@@ -6,7 +6,7 @@ export type ErrorClass = 'final' | 'retryable';
 /** What the SDK tells the ledger after a job threw. */
 export type JobReport =
   | { readonly kind: 'fail'; readonly retryable: boolean; readonly code: string; readonly message: string }
-  | { readonly kind: 'unknown'; readonly reason: string }
+  | { readonly kind: 'unknown'; readonly reason: string; readonly timedOut: boolean }
   | { readonly kind: 'release'; readonly reason: string };
 
 /** What the mapping needs to know about the attempt. */
@@ -60,10 +60,33 @@ export function reportFor(attempt: FailedAttempt): JobReport {
   const final = isFinal(attempt.error, attempt.classifyError);
   const message = text(attempt.error);
   if (final) return { kind: 'fail', retryable: false, code: codeOf(attempt.error, 'final'), message };
-  if (attempt.startedSteps > 0) return { kind: 'unknown', reason: message };
+  if (attempt.startedSteps > 0)
+    return { kind: 'unknown', reason: message, timedOut: isTimeout(attempt.error) };
   if (attempt.cancelled)
     return { kind: 'release', reason: reportable(RELEASE_PREFIX + message, REPORT_LIMITS.text) };
   return { kind: 'fail', retryable: true, code: codeOf(attempt.error, 'job-error'), message };
+}
+
+/** Error codes of Node's network layer and undici that mean "no answer in time". */
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/**
+ * Whether the job's error (or its `cause`) is a timeout: the SDK's own `JobTimeoutError`, a
+ * `TimeoutError` (what `AbortSignal.timeout` aborts with, per the DOM standard), or a network
+ * timeout code. The ledger then labels the Unknown `reported_timeout`, else `reported_by_worker`.
+ */
+function isTimeout(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 3) return false;
+  const { name, code, cause } = error as { name?: unknown; code?: unknown; cause?: unknown };
+  if (name === 'JobTimeoutError' || name === 'TimeoutError') return true;
+  if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return true;
+  return isTimeout(cause, depth + 1);
 }
 
 function isFinal(error: unknown, classify?: (error: unknown) => ErrorClass | undefined): boolean {

@@ -5,6 +5,7 @@ import { BarChart } from '../components/bar-chart.js';
 import { ProblemView } from '../components/problem-view.js';
 import { localToIso } from '../format.js';
 import { subscribe } from '../sse.js';
+import { autoBucket, type BucketSize } from './metrics-bucket.js';
 import { loadMetrics, seriesOf, type MetricsAnswer } from './metrics-data.js';
 
 interface Counts {
@@ -32,11 +33,13 @@ const CATEGORIES = [
 
 /**
  * Metrics (duplicates prevented, payload conflicts, unknown outcomes opened and resolved per hour
- * or day, as charts; reloaded when the metrics feed reports a change) and the reconciliation
- * summary per action with the CSV export of every operation in the range.
+ * or day, as charts; reloaded when the metrics feed reports a change) and the outcome report
+ * (the ledger's own `…/reconciliation` summary per action — named apart from the Reconciliations
+ * page, which compares with a destination's export) with the CSV export of every operation.
  */
 export function MetricsPage({ tenant }: PageProps) {
-  const [bucket, setBucket] = useState<'hour' | 'day'>('hour');
+  const [choice, setChoice] = useState<BucketSize | 'auto'>('auto');
+  const [bucket, setBucket] = useState<BucketSize>('hour');
   const [scope, setScope] = useState({ action: '', from: '', to: '' });
   const [metrics, setMetrics] = useState<MetricsAnswer | null>(null);
   const [recon, setRecon] = useState<Reconciliation | null>(null);
@@ -46,15 +49,29 @@ export function MetricsPage({ tenant }: PageProps) {
   const queryKey = JSON.stringify(query);
 
   useEffect(() => {
+    // auto: the hour buckets tell the data's span; a short one is charted per minute
+    const load = async (): Promise<[MetricsAnswer, BucketSize]> => {
+      if (choice !== 'auto') return [await loadMetrics(tenant, { ...query, bucket: choice }), choice];
+      const byHour = await loadMetrics(tenant, { ...query, bucket: 'hour' });
+      const size = autoBucket(
+        query,
+        byHour.buckets.map((b) => Date.parse(b.bucketStart)),
+      );
+      if (size === 'hour') return [byHour, size];
+      const first = byHour.buckets.map((b) => b.bucketStart).sort()[0];
+      const from = size === 'minute' ? (query.from ?? first) : query.from;
+      return [await loadMetrics(tenant, { ...query, from, bucket: size }), size];
+    };
     Promise.all([
-      loadMetrics(tenant, { ...query, bucket }),
+      load(),
       get<Reconciliation>(`/v1/tenants/${seg(tenant)}/reconciliation`, { ...query, limit: 1 }),
-    ]).then(([m, r]) => {
+    ]).then(([[m, size], r]) => {
       setMetrics(m);
+      setBucket(size);
       setRecon(r);
       setError(null);
     }, setError);
-  }, [tenant, bucket, queryKey, tick]);
+  }, [tenant, choice, queryKey, tick]);
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -90,7 +107,7 @@ export function MetricsPage({ tenant }: PageProps) {
   }, [metrics]);
 
   const t = metrics?.totals ?? {};
-  const step = bucket === 'hour' ? 3600 : 86_400;
+  const step = bucket === 'minute' ? 60 : bucket === 'hour' ? 3600 : 86_400;
   return (
     <section>
       <h1>Metrics</h1>
@@ -108,7 +125,13 @@ export function MetricsPage({ tenant }: PageProps) {
       >
         <label>
           Per
-          <select value={bucket} onChange={(e) => setBucket(e.currentTarget.value as 'hour' | 'day')}>
+          <select
+            value={choice}
+            onChange={(e) => setChoice(e.currentTarget.value as BucketSize | 'auto')}
+            data-testid="bucket"
+          >
+            <option value="auto">auto ({bucket})</option>
+            <option value="minute">minute</option>
             <option value="hour">hour</option>
             <option value="day">day</option>
           </select>
@@ -158,14 +181,16 @@ export function MetricsPage({ tenant }: PageProps) {
         />
       </div>
       <div class="title-row">
-        <h2>Reconciliation</h2>
+        <h2 title="The ledger's outcomes of the operations first seen in the range (GET …/reconciliation) — not a comparison with a destination's export (that is the Reconciliations page)">
+          Outcome report
+        </h2>
         <button
           type="button"
           data-testid="csv"
           onClick={() =>
             void download(
               withQuery(`/v1/tenants/${seg(tenant)}/reconciliation`, { ...query, format: 'csv' }),
-              `reconciliation-${tenant}.csv`,
+              `outcomes-${tenant}.csv`,
             ).catch(setError)
           }
         >

@@ -77,10 +77,12 @@ function bodyOf(action: ActionId, f: FormData): Record<string, unknown> {
 }
 
 /**
- * Operator actions on one operation (only rendered for keys with the operator role): the ones the
- * state calls for first, the rest under "other actions" (the ledger refuses what does not apply,
- * and its problem detail is shown). Every action needs a reason, recorded with the key's holder
- * as actor. `onDone` runs after a success so the page reloads status and timeline.
+ * Operator actions on one operation (only rendered for keys with the operator role): only the
+ * ones its state allows (an unknown operation is resolved or given evidence; approve/reject only
+ * while awaiting approval; …) — none, and a line saying so, when nothing applies. Every action
+ * needs a reason, recorded with the key's holder as actor; a resolution has no default, so a
+ * misclick cannot confirm an effect nobody found. `onDone` runs after a success so the page
+ * reloads status and timeline.
  */
 export function OperationActions({
   status,
@@ -90,22 +92,17 @@ export function OperationActions({
   onDone: (answer: unknown) => void;
 }) {
   const relevant = relevantActions(status);
-  const all: ActionId[] = ['resolve', 'evidence', 'approve', 'reject', 'replay', 'acknowledge'];
-  const [action, setAction] = useState<ActionId>(relevant[0] ?? 'resolve');
+  const [action, setAction] = useState<ActionId | null>(relevant[0] ?? null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const [resolution, setResolution] = useState('confirmed');
-  const [showAll, setShowAll] = useState(relevant.length > 0);
+  const [resolution, setResolution] = useState('');
 
-  if (!showAll) {
+  if (action === null) {
     return (
       <section class="actions" data-testid="actions">
         <h2>Actions</h2>
-        <p class="hint">
-          No action is due in state <strong>{status.state}</strong>.{' '}
-          <button type="button" class="link" onClick={() => setShowAll(true)}>
-            Show all actions
-          </button>
+        <p class="hint" data-testid="no-actions">
+          No action applies in state <strong>{status.state}</strong>.
         </p>
       </section>
     );
@@ -120,6 +117,7 @@ export function OperationActions({
       const path = `/v1/operations/${seg(status.operationId)}/${PATHS[action]}`;
       const answer = await post(path, bodyOf(action, new FormData(form)));
       form.reset();
+      setResolution('');
       onDone(answer);
     } catch (err) {
       setError(err);
@@ -132,11 +130,11 @@ export function OperationActions({
     <section class="actions" data-testid="actions">
       <h2>Actions</h2>
       <div class="action-tabs">
-        {all.map((a) => (
+        {relevant.map((a) => (
           <button
             type="button"
             key={a}
-            class={`${a === action ? 'selected' : ''} ${relevant.includes(a) ? 'primary' : 'secondary'}`}
+            class={`${a === action ? 'selected' : ''} primary`}
             onClick={() => setAction(a)}
             data-testid={`action-${a}`}
           >
@@ -151,30 +149,19 @@ export function OperationActions({
             <select
               name="resolution"
               value={resolution}
+              required
               onChange={(e) => setResolution(e.currentTarget.value)}
             >
+              <option value="" disabled>
+                choose what you found…
+              </option>
               <option value="confirmed">confirmed — the effect exists at the destination</option>
               <option value="not_found">not_found — it does not: release for a new attempt</option>
               <option value="abandoned">abandoned — give up; later claims replay this</option>
             </select>
           </label>
         ) : null}
-        {action === 'evidence' ? (
-          <>
-            <label>
-              Verdict
-              <select name="verdict">
-                <option value="found">found</option>
-                <option value="not_found">not_found</option>
-                <option value="inconclusive">inconclusive</option>
-              </select>
-            </label>
-            <label>
-              Checked fields (JSON)
-              <textarea name="checkedFields" rows={2} placeholder='{"externalRef": "…"}' />
-            </label>
-          </>
-        ) : null}
+        {action === 'evidence' ? <EvidenceFields /> : null}
         {(action === 'resolve' && resolution === 'confirmed') || action === 'evidence' ? (
           <label>
             Destination reference
@@ -197,5 +184,28 @@ export function OperationActions({
       </form>
       <ProblemView error={error} />
     </section>
+  );
+}
+
+/** The verdict (no default: the operator says what the lookup found) and the fields checked. */
+export function EvidenceFields() {
+  return (
+    <>
+      <label>
+        Verdict
+        <select name="verdict" required defaultValue="">
+          <option value="" disabled>
+            choose what the lookup found…
+          </option>
+          <option value="found">found</option>
+          <option value="not_found">not_found</option>
+          <option value="inconclusive">inconclusive</option>
+        </select>
+      </label>
+      <label>
+        Checked fields (JSON)
+        <textarea name="checkedFields" rows={2} placeholder='{"externalRef": "…"}' />
+      </label>
+    </>
   );
 }

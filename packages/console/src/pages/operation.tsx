@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { get, seg } from '../api.js';
 import type { PageProps } from '../app.js';
 import { ProblemView } from '../components/problem-view.js';
+import { UnknownWhy } from '../components/unknown-why.js';
 import { keyText, text, when, type KeyParts } from '../format.js';
 import { canOperate } from '../session.js';
 import { OperationActions } from './operation-actions.js';
@@ -14,6 +15,8 @@ interface Status {
   readonly state: string;
   readonly attempt: number;
   readonly fingerprint: string;
+  /** The claim's payload: what was intended (absent from an older ledger). */
+  readonly payload?: unknown;
   readonly retryable?: boolean;
   readonly lease: {
     workerId: string | null;
@@ -33,7 +36,13 @@ interface Status {
   readonly destinationRef: string | null;
   readonly duplicateEffects: { ref: string; at: string; attempt: number; acknowledged?: boolean }[];
   readonly lastError: { code: string; message: string } | null;
-  readonly unknown: { reason: string; at: string; attempt: number } | null;
+  readonly unknown: {
+    reason: string;
+    cause?: string;
+    detail?: string | null;
+    at: string;
+    attempt: number;
+  } | null;
   readonly resolution: { resolution: string; actor: string; reason: string } | null;
   readonly revision: number;
 }
@@ -120,9 +129,21 @@ export function OperationPage({ id, me }: PageProps & { id: string }) {
         <dd>
           <code>{`${status.key.tenant}/${status.key.source}/${status.key.action}/${status.key.subject}@${status.key.revision}`}</code>
         </dd>
+        <dt>Payload</dt>
+        <dd>
+          {status.payload === undefined || status.payload === null ? (
+            <span class="hint">not recorded</span>
+          ) : (
+            <pre class="payload" data-testid="payload">
+              {JSON.stringify(status.payload, null, 2)}
+            </pre>
+          )}
+        </dd>
         <dt>Fingerprint</dt>
         <dd>
-          <code title="SHA-256 of the RFC 8785 canonical payload">{status.fingerprint}</code>
+          <code title="SHA-256 of the RFC 8785 canonical payload" data-testid="fingerprint">
+            {status.fingerprint}
+          </code>
         </dd>
         <dt>Attempt</dt>
         <dd>{status.attempt}</dd>
@@ -133,7 +154,17 @@ export function OperationPage({ id, me }: PageProps & { id: string }) {
             : '—'}
         </dd>
         <dt>Outcome</dt>
-        <dd data-testid="outcome">{outcome(status)}</dd>
+        <dd data-testid="outcome">
+          {outcome(status)}
+          {status.state === 'unknown' && status.unknown ? (
+            <div>
+              <UnknownWhy
+                cause={status.unknown.cause ?? status.unknown.reason}
+                detail={status.unknown.detail}
+              />
+            </div>
+          ) : null}
+        </dd>
       </dl>
       <h2>Steps</h2>
       <table class="grid">
@@ -215,7 +246,7 @@ function outcome(s: Status): string {
     return `confirmed${s.destinationRef ? `, destination ${s.destinationRef}` : ''}`;
   if (s.resolution) return `${s.resolution.resolution} by ${s.resolution.actor}: ${s.resolution.reason}`;
   if (s.state === 'unknown' && s.unknown)
-    return `unknown since ${when(s.unknown.at)} (${s.unknown.reason}, attempt ${s.unknown.attempt})`;
+    return `unknown since ${when(s.unknown.at)} (attempt ${s.unknown.attempt})`;
   if (s.lastError) return `${s.state}: ${s.lastError.code} — ${s.lastError.message}`;
   if (s.duplicateEffects.length)
     return `${s.state}; duplicate effects ${s.duplicateEffects.map((d) => d.ref).join(', ')}`;

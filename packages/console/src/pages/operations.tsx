@@ -6,6 +6,7 @@ import { ProblemView } from '../components/problem-view.js';
 import { keyText, localToIso, STATES, text, when, type KeyParts } from '../format.js';
 import { href } from '../router.js';
 import { KeySearch } from './key-search.js';
+import { SearchBox } from './search-box.js';
 
 /** A row of the status view (GET /v1/tenants/{tenant}/operations). */
 interface Row {
@@ -19,6 +20,9 @@ interface Row {
   readonly lease: { workerId: string | null; expiresAt: string | null } | null;
   readonly firstSeen: string;
   readonly lastChange: string;
+  /** Second effects at the destination, and how many of them nobody acknowledged yet. */
+  readonly duplicateEffects?: number;
+  readonly openDuplicateEffects?: number;
 }
 
 interface Filters {
@@ -34,7 +38,8 @@ const EMPTY: Filters = { state: '', action: '', source: '', subjectPrefix: '', c
 /**
  * The status view: every operation of the tenant, newest change first, with filters (state,
  * action, source, subject prefix, changed since) and cursor paging (the cursors of the pages
- * seen are kept for "previous"); and the search by key.
+ * seen are kept for "previous"); one search box (subject prefix, key or id) and the search by key
+ * parts; an open duplicate effect is badged beside the state.
  */
 export function OperationsPage({ tenant }: PageProps) {
   const [filters, setFilters] = useState<Filters>(EMPTY);
@@ -70,7 +75,25 @@ export function OperationsPage({ tenant }: PageProps) {
         header: 'Operation',
         cell: (r) => <a href={href({ page: 'operation', id: r.operationId })}>{keyText(r.key)}</a>,
       },
-      { id: 'state', header: 'State', cell: (r) => <span class={`state state-${r.state}`}>{r.state}</span> },
+      {
+        id: 'state',
+        header: 'State',
+        cell: (r) => (
+          <>
+            <span class={`state state-${r.state}`}>{r.state}</span>
+            {(r.openDuplicateEffects ?? 0) > 0 ? (
+              <span
+                class="tag tag-duplicate-open"
+                title={`${r.openDuplicateEffects} second effect(s) at the destination, not acknowledged`}
+                data-testid="duplicate-badge"
+              >
+                {' '}
+                duplicate effect
+              </span>
+            ) : null}
+          </>
+        ),
+      },
       { id: 'attempt', header: 'Attempt', cell: (r) => r.attempt },
       { id: 'step', header: 'Last step', cell: (r) => r.lastCompletedStep ?? '—' },
       { id: 'ref', header: 'Destination ref', cell: (r) => r.destinationRef ?? '—' },
@@ -89,6 +112,7 @@ export function OperationsPage({ tenant }: PageProps) {
   return (
     <section>
       <h1>Operations</h1>
+      <SearchBox tenant={tenant} onPrefix={(subjectPrefix) => apply({ ...EMPTY, subjectPrefix })} />
       <KeySearch tenant={tenant} />
       <form
         class="filters"

@@ -48,13 +48,16 @@ export function applyReviewChange(
   return [...rest, ...added].sort(order);
 }
 
-/** A short description of an entry's detail: the started steps and provider keys, the error, the refs. */
+/**
+ * A short description of an entry's detail: the started steps and provider keys (the why of an
+ * unknown outcome is shown beside it, see {@link unknownCauseOf}), the error, the refs.
+ */
 export function entryDetail(e: QueueEntry): string {
   switch (e.reason) {
     case 'unknown_outcome': {
       const steps = (e.startedSteps as { step: string; providerIdempotencyKey: string }[] | undefined) ?? [];
       const started = steps.map((s) => `${s.step} (key ${s.providerIdempotencyKey})`).join(', ');
-      return `${String(e.unknownReason ?? 'unknown')}${started ? ` — started: ${started}` : ''}`;
+      return started ? `started: ${started}` : '';
     }
     case 'final_failure': {
       const err = e.error as { code?: string; message?: string } | null | undefined;
@@ -69,4 +72,10 @@ export function entryDetail(e: QueueEntry): string {
     default:
       return '';
   }
+}
+
+/** The true label of an unknown outcome entry (derived from `unknownReason` for an older ledger). */
+export function unknownCauseOf(e: QueueEntry): string {
+  if (typeof e.unknownCause === 'string') return e.unknownCause;
+  return e.unknownReason === 'lease_expired' ? 'lease_expired_after_step' : 'reported_by_worker';
 }

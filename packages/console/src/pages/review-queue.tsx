@@ -7,7 +7,16 @@ import { ProblemView } from '../components/problem-view.js';
 import { age, keyText, reasonLabel, REVIEW_REASONS, when } from '../format.js';
 import { href } from '../router.js';
 import { subscribe, type FeedStatus } from '../sse.js';
-import { applyReviewChange, entryDetail, type QueueEntry, type ReviewChange } from './queue-entries.js';
+import { UnknownWhy } from '../components/unknown-why.js';
+import { canOperate } from '../session.js';
+import { BulkBar } from './bulk-actions.js';
+import {
+  applyReviewChange,
+  entryDetail,
+  unknownCauseOf,
+  type QueueEntry,
+  type ReviewChange,
+} from './queue-entries.js';
 
 interface QueuePage {
   readonly checkpoint: string;
@@ -22,9 +31,11 @@ const PAGE = 200;
  * The review queue (home): operations waiting for a human, oldest first with their age, counts
  * per reason, filters by reason and action. Live: follows `…/review-queue/changes` from the
  * checkpoint of the page it loaded, applies each change at once, and resumes with Last-Event-ID
- * after a dropped connection (a `reset` reloads).
+ * after a dropped connection (a `reset` reloads). Operators select unknown outcomes and act on
+ * them in bulk (bulk-actions.tsx).
  */
-export function ReviewQueuePage({ tenant }: PageProps) {
+export function ReviewQueuePage({ tenant, me }: PageProps) {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [reason, setReason] = useState('');
   const [action, setAction] = useState('');
   const [entries, setEntries] = useState<QueueEntry[]>([]);
@@ -106,8 +117,37 @@ export function ReviewQueuePage({ tenant }: PageProps) {
     }
   };
 
+  const operator = canOperate(me);
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const selectable = entries.filter((e) => e.reason === 'unknown_outcome');
+  const targets = selectable.filter((e) => selected.has(e.operationId));
+
   const columns = useMemo<Column<QueueEntry>[]>(
     () => [
+      ...(operator
+        ? [
+            {
+              id: 'select',
+              header: '',
+              cell: (e: QueueEntry) =>
+                e.reason === 'unknown_outcome' ? (
+                  <input
+                    type="checkbox"
+                    aria-label={`select ${keyText(e.key)}`}
+                    checked={selected.has(e.operationId)}
+                    onChange={(ev) => toggle(e.operationId, ev.currentTarget.checked)}
+                    data-testid="select"
+                  />
+                ) : null,
+            },
+          ]
+        : []),
       {
         id: 'age',
         header: 'Age',
@@ -127,10 +167,22 @@ export function ReviewQueuePage({ tenant }: PageProps) {
           </a>
         ),
       },
-      { id: 'detail', header: 'Detail', cell: (e) => entryDetail(e) },
+      {
+        id: 'detail',
+        header: 'Detail',
+        cell: (e) =>
+          e.reason === 'unknown_outcome' ? (
+            <>
+              <UnknownWhy cause={unknownCauseOf(e)} detail={e.unknownDetail as string | null} />
+              {entryDetail(e) ? <div class="hint">{entryDetail(e)}</div> : null}
+            </>
+          ) : (
+            entryDetail(e)
+          ),
+      },
       { id: 'since', header: 'Waiting since', cell: (e) => when(e.since) },
     ],
-    [now, skewMs],
+    [now, skewMs, operator, selected],
   );
 
   return (
@@ -178,6 +230,24 @@ export function ReviewQueuePage({ tenant }: PageProps) {
         </label>
       </form>
       <ProblemView error={error} />
+      {operator ? (
+        <div class="bulk-select">
+          <label>
+            <input
+              type="checkbox"
+              checked={selectable.length > 0 && targets.length === selectable.length}
+              onChange={(ev) =>
+                setSelected(
+                  ev.currentTarget.checked ? new Set(selectable.map((e) => e.operationId)) : new Set(),
+                )
+              }
+              data-testid="select-all"
+            />{' '}
+            select every unknown outcome shown ({selectable.length})
+          </label>
+        </div>
+      ) : null}
+      {operator ? <BulkBar targets={targets} onDone={() => setSelected(new Set())} /> : null}
       <DataTable
         columns={columns}
         rows={entries}

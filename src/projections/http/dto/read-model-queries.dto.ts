@@ -76,10 +76,14 @@ export class ConflictsQueryDto extends ActionFilterDto {
 
 /** Query of GET /v1/tenants/{tenant}/metrics. */
 export class MetricsQueryDto extends TimeRangeQueryDto {
-  @ApiPropertyOptional({ enum: ['hour', 'day'], default: 'day' })
+  @ApiPropertyOptional({
+    enum: ['minute', 'hour', 'day'],
+    default: 'day',
+    description: 'minute: for short ranges (counted from the upgrade that added it, unless rebuilt)',
+  })
   @IsOptional()
-  @IsIn(['hour', 'day'])
-  bucket?: 'hour' | 'day';
+  @IsIn(['minute', 'hour', 'day'])
+  bucket?: 'minute' | 'hour' | 'day';
 }
 
 /** Query of GET /v1/tenants/{tenant}/reconciliation. */
