@@ -7,6 +7,8 @@ export interface LoadAnswer {
   readonly code?: string;
   readonly retryAfter: string | null;
   readonly operationId?: string;
+  /** Time from sending the request to its answer (or failure), ms. */
+  readonly ms: number;
 }
 
 /** Options of {@link startClaimConfirmLoad}. */
@@ -58,6 +60,8 @@ export function startClaimConfirmLoad(o: LoadOptions): RunningLoad {
   let seq = 0;
   const send = async (kind: LoadAnswer['kind'], subject: string, path: string, body: unknown) => {
     const phase = o.phase();
+    const sent = performance.now();
+    const ms = () => Math.round(performance.now() - sent);
     try {
       const res = await fetch(o.url() + path, {
         method: 'POST',
@@ -78,6 +82,7 @@ export function startClaimConfirmLoad(o: LoadOptions): RunningLoad {
         code: parsed.code,
         retryAfter: res.headers.get('retry-after'),
         operationId: parsed.operationId,
+        ms: ms(),
       };
       answers.push(answer);
       return { answer, fencingToken: parsed.fencingToken };
@@ -89,6 +94,7 @@ export function startClaimConfirmLoad(o: LoadOptions): RunningLoad {
         phase,
         status: hang ? 'hang' : 'network-error',
         retryAfter: null,
+        ms: ms(),
       };
       answers.push(answer);
       return { answer, fencingToken: undefined };
