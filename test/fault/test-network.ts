@@ -13,9 +13,14 @@ export interface Host {
   readonly address: string;
   /** The root namespace's address on the same link: what the host reaches, and only that. */
   readonly gateway: string;
-  /** The root-side interface of the link. */
+  /** The namespace's side of the link. */
   readonly link: string;
-  /** Takes the link down: packets vanish both ways, connections hang rather than reset. */
+  /**
+   * Takes the namespace's side of the link down: packets vanish both ways, open connections hang
+   * rather than reset, and a new connection fails once ARP gives up. (Taking the root side down
+   * would remove its route, and the root namespace's default route would carry the traffic off
+   * the machine; the network's unreachable route stops that too.)
+   */
   cut(): Promise<void>;
   /** Brings the link up again. */
   heal(): Promise<void>;
@@ -24,7 +29,8 @@ export interface Host {
 /**
  * Network namespaces (`ip netns`, iproute2) for partition tests: one per role, each linked to the
  * root namespace — where the test runs and its fault proxies listen — by a veth pair on its own
- * /30 of a random 10.x.y.0/24. No routes between namespaces: a host reaches only the root's
+ * /30 of a random 10.x.y.0/24 (unreachable from the root namespace but for those links). No routes
+ * between namespaces: a host reaches only the root's
  * address on its link, so all traffic between roles goes through the test's proxies. Traffic
  * stays on this machine. Needs root (CAP_NET_ADMIN).
  */
@@ -39,14 +45,20 @@ export async function createTestNetwork(roles: readonly string[]): Promise<TestN
   const id = randomBytes(3).toString('hex');
   const net = `10.${100 + (randomBytes(1)[0]! % 150)}.${randomBytes(1)[0]!}`;
   const made: string[] = [];
+  let routed = false;
   const hosts: Record<string, Host> = {};
   const network: TestNetwork = {
     hosts,
     async destroy() {
       for (const netns of made.splice(0)) await ip('netns', 'del', netns).catch(() => undefined);
+      if (routed) await ip('route', 'del', 'unreachable', `${net}.0/24`).catch(() => undefined);
+      routed = false;
     },
   };
   try {
+    // Whatever the links' state, nothing addressed to the test network leaves the machine.
+    await ip('route', 'add', 'unreachable', `${net}.0/24`);
+    routed = true;
     for (const [i, role] of roles.entries()) {
       const netns = `olp${id}-${role}`;
       const [outer, inner] = [`olp${id}${i}r`, `olp${id}${i}n`];
@@ -64,9 +76,9 @@ export async function createTestNetwork(roles: readonly string[]): Promise<TestN
         netns,
         address,
         gateway,
-        link: outer,
-        cut: async () => void (await ip('link', 'set', outer, 'down')),
-        heal: async () => void (await ip('link', 'set', outer, 'up')),
+        link: inner,
+        cut: async () => void (await ip('-n', netns, 'link', 'set', inner, 'down')),
+        heal: async () => void (await ip('-n', netns, 'link', 'set', inner, 'up')),
       };
     }
   } catch (error) {
