@@ -98,7 +98,10 @@ export async function createLedgerApp(
   app.use(requestObservability(options.logger)); // correlation, X-Request-Id, request log: first
   app.use(httpMetricsMiddleware(app.get(LedgerMetrics)));
   app.use(HttpDrain.of(app.getHttpServer() as Server).refuseWhileDraining); // 503 once stopping
-  app.use('/v1', authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled'));
+  app.use(
+    '/v1',
+    authenticationMiddleware(app.get(ApiKeyService), config.auth === 'disabled', config.storeTimeoutMs),
+  );
   if (config.auth === 'disabled') restrictToLoopback(app);
   app.use('/v1', storableQuery);
   const batchSlots = concurrentBodies(config.maxConcurrentBatches);

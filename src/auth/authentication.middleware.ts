@@ -1,4 +1,5 @@
 import type { NodeMiddleware } from '../common/node-middleware.js';
+import { onRequestStoreBudget } from '../common/request-store-budget.js';
 import { ANONYMOUS_CALLER } from './caller.js';
 import type { ApiKeyService } from './api-key.service.js';
 import { authenticateRequest } from './authenticate-request.js';
@@ -9,15 +10,21 @@ import type { RequestWithCaller } from './request-caller.js';
  * `/v1` route needs a key, so an unauthenticated request is answered 401 before its body (up to
  * 16 MiB for a batch) is read or parsed. Routes outside `/v1` (health, docs, metrics) are left to
  * the global AccessGuard, which also checks roles everywhere. With auth disabled every request is
- * the anonymous caller.
+ * the anonymous caller. A key looked up in the database spends from the request's store budget
+ * (`storeTimeoutMs`, shared with the handler: request-store-budget.ts).
  */
-export function authenticationMiddleware(keys: ApiKeyService, authDisabled: boolean): NodeMiddleware {
+export function authenticationMiddleware(
+  keys: ApiKeyService,
+  authDisabled: boolean,
+  storeTimeoutMs: number,
+): NodeMiddleware {
   return (req: RequestWithCaller, _res, next) => {
     if (authDisabled) {
       req.caller = ANONYMOUS_CALLER;
       return next();
     }
-    authenticateRequest(keys, req).then(
+    // `next` is called outside the budget's scope: the rest of the request is not bound by it here.
+    onRequestStoreBudget(req, storeTimeoutMs, () => authenticateRequest(keys, req)).then(
       () => next(),
       (err: unknown) => next(err),
     );

@@ -1,3 +1,10 @@
+import {
+  deadlineClock,
+  storeDeadline,
+  StoreDeadlineError,
+  withoutStoreDeadline,
+} from '../common/store-deadline.js';
+
 /** Limits of a {@link GroupCommit}. */
 export interface GroupCommitOptions {
   /** Batches running at once (e.g. a share of the connection pool); >= 1. */
@@ -9,8 +16,10 @@ export interface GroupCommitOptions {
 interface Waiting<R, O> {
   readonly key: string | null;
   readonly request: R;
-  readonly resolve: (outcome: O) => void;
-  readonly reject: (error: unknown) => void;
+  resolve: (outcome: O) => void;
+  reject: (error: unknown) => void;
+  /** Ends the wait at the submitter's store deadline, if it has one. */
+  timer?: NodeJS.Timeout;
 }
 
 /**
@@ -23,6 +32,11 @@ interface Waiting<R, O> {
  *
  * `flush` gets a batch and returns one outcome per request, in order; if it throws, every request
  * of that batch is rejected with the error; a missing outcome rejects its request.
+ *
+ * A batch serves several requests, so it runs without any one's store deadline
+ * (common/store-deadline.ts); each submitter waits no longer than its own: one still waiting is
+ * taken out of the queue (it never reaches the database), one whose batch is running stops waiting
+ * for it (the batch may still commit it). Both get {@link StoreDeadlineError}.
  *
  * Used by the SQL stores for `no_stream` appends (claims, keyed by stream:
  * sql/new-stream-appends.ts) and by `AuditWriter` for audit appends (unkeyed, flushed as one
@@ -43,13 +57,35 @@ export class GroupCommit<R, O> {
 
   /**
    * Queues `request` under `key` (null: no key); resolves with its outcome once its batch is
-   * done, rejects with the flush's error.
+   * done, rejects with the flush's error, or with StoreDeadlineError at the caller's store deadline.
    */
   submit(key: string | null, request: R): Promise<O> {
+    const at = storeDeadline();
+    const left = at === undefined ? Infinity : at - deadlineClock();
+    if (left <= 0) return Promise.reject(new StoreDeadlineError());
     return new Promise<O>((resolve, reject) => {
-      this.waiting.push({ key, request, resolve, reject });
-      this.pump();
+      const w: Waiting<R, O> = { key, request, resolve, reject };
+      if (left !== Infinity) {
+        w.timer = setTimeout(() => this.giveUp(w), left);
+        w.resolve = (outcome) => {
+          clearTimeout(w.timer);
+          resolve(outcome);
+        };
+        w.reject = (error) => {
+          clearTimeout(w.timer);
+          reject(error);
+        };
+      }
+      this.waiting.push(w);
+      withoutStoreDeadline(() => this.pump());
     });
+  }
+
+  /** The submitter's deadline passed: out of the queue if still there; rejected either way. */
+  private giveUp(w: Waiting<R, O>): void {
+    const i = this.waiting.indexOf(w);
+    if (i >= 0) this.waiting.splice(i, 1);
+    w.reject(new StoreDeadlineError());
   }
 
   private pump(): void {

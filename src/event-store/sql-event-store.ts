@@ -1,3 +1,4 @@
+import { withoutStoreDeadline } from '../common/store-deadline.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import {
   ANY,
@@ -286,10 +287,15 @@ export class SqlEventStore implements EventStore {
    */
   protected signalOtherProcesses(): void {}
 
-  /** After a committed append of this process: wake local listeners, then other processes. */
+  /**
+   * After a committed append of this process: wake local listeners, then other processes — work
+   * of no request, so without the appending request's store deadline (common/store-deadline.ts).
+   */
   private appendedHere(): void {
-    this.announceAppended();
-    this.signalOtherProcesses();
+    withoutStoreDeadline(() => {
+      this.announceAppended();
+      this.signalOtherProcesses();
+    });
   }
 
   /** Wakes every append listener (their errors are ignored: a hint must not fail an append). */

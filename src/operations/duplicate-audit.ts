@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { CLOCK, type Clock } from '../common/clock.js';
+import { withoutStoreDeadline } from '../common/store-deadline.js';
 import { LEDGER_CONFIG } from '../config/config.token.js';
 import type { LedgerConfig } from '../config/ledger-config.js';
 import type { EventToAppend } from '../event-store/event-store.port.js';
@@ -145,9 +146,10 @@ export class DuplicateAudit implements BeforeApplicationShutdown {
 
   private arm(streamName: string, entry: OpenWindow): void {
     if (entry.timer) return;
+    // The timer outlives the request that armed it: its write has no store deadline.
     entry.timer = setTimeout(() => {
       entry.timer = null;
-      void this.flush(streamName);
+      void withoutStoreDeadline(() => this.flush(streamName));
     }, this.#windowMs);
     entry.timer.unref();
   }
@@ -189,7 +191,7 @@ export class DuplicateAudit implements BeforeApplicationShutdown {
       if (this.#windowMs <= 0) return; // shutting down: beforeApplicationShutdown tries once more
       r.timer = setTimeout(() => {
         r.timer = null;
-        void this.write(r);
+        void withoutStoreDeadline(() => this.write(r));
       }, r.delayMs);
       r.timer.unref();
       r.delayMs = Math.min(r.delayMs * 2, MAX_RETRY_DELAY_MS);

@@ -19,10 +19,13 @@ import {
   toClientExpectedRevision,
   toPortAppendError,
 } from '../../src/event-store/eventstoredb/revision-mapping.js';
+import { jest } from '@jest/globals';
+import { withStoreDeadline } from '../../src/common/store-deadline.js';
 import {
   AttemptTimeoutError,
   backoffMs,
   isTransient,
+  withRetry,
 } from '../../src/event-store/eventstoredb/transient-retry.js';
 
 const refused = (current: bigint | 'no_stream') =>
@@ -88,6 +91,30 @@ describe('transient failures', () => {
       expect(backoffMs(policy, 3)).toBeGreaterThanOrEqual(200);
       expect(backoffMs(policy, 3)).toBeLessThanOrEqual(600);
       expect(backoffMs(policy, 10)).toBeLessThanOrEqual(1500);
+    }
+  });
+
+  it('retries only within the request store deadline, not a whole timeout per attempt', async () => {
+    jest.useFakeTimers();
+    try {
+      const policy = { attempts: 4, initialDelayMs: 100, maxDelayMs: 2000 };
+      const attempts: number[] = [];
+      const started = performance.now();
+      const call = withStoreDeadline(started + 3000, () =>
+        withRetry(policy, 10_000, { what: 'read s', safe: true }, () => {
+          attempts.push(performance.now() - started);
+          return attempts.length === 1
+            ? Promise.reject(new UnavailableError())
+            : new Promise(() => undefined);
+        }),
+      );
+      let outcome = 'waiting';
+      call.catch((e: Error) => (outcome = e.name));
+      await jest.advanceTimersByTimeAsync(3010);
+      expect(outcome).toBe('StoreDeadlineError');
+      expect(attempts).toHaveLength(2); // the second attempt ended at the deadline, not 10 s later
+    } finally {
+      jest.useRealTimers();
     }
   });
 });

@@ -7,6 +7,10 @@ export interface LoadAnswer {
   readonly code?: string;
   readonly retryAfter: string | null;
   readonly operationId?: string;
+  /** Time from sending the request to its answer (or failure), ms. */
+  readonly ms: number;
+  /** When it was sent (`Date.now()`). */
+  readonly sentAt: number;
 }
 
 /** Options of {@link startClaimConfirmLoad}. */
@@ -48,7 +52,8 @@ export const loadStream = (tenant: string, subject: string) =>
 
 /**
  * Mixed worker load for fault tests: each client claims a new key (lease 1 h), then confirms it
- * with `REF-<subject>`. After a 503 or a network error the SAME request is retried (as a worker
+ * with `REF-<subject>`. After a 503, a network error or no answer within `hangMs` the SAME request
+ * is retried (as a worker
  * honouring Retry-After would, sped up), so an answer lost in a crash is retried: a claim that
  * committed answers 409, never a second acquisition. Every 7th claim repeats an acknowledged key.
  */
@@ -58,6 +63,9 @@ export function startClaimConfirmLoad(o: LoadOptions): RunningLoad {
   let seq = 0;
   const send = async (kind: LoadAnswer['kind'], subject: string, path: string, body: unknown) => {
     const phase = o.phase();
+    const sent = performance.now();
+    const sentAt = Date.now();
+    const ms = () => Math.round(performance.now() - sent);
     try {
       const res = await fetch(o.url() + path, {
         method: 'POST',
@@ -78,6 +86,8 @@ export function startClaimConfirmLoad(o: LoadOptions): RunningLoad {
         code: parsed.code,
         retryAfter: res.headers.get('retry-after'),
         operationId: parsed.operationId,
+        ms: ms(),
+        sentAt,
       };
       answers.push(answer);
       return { answer, fencingToken: parsed.fencingToken };
@@ -89,12 +99,14 @@ export function startClaimConfirmLoad(o: LoadOptions): RunningLoad {
         phase,
         status: hang ? 'hang' : 'network-error',
         retryAfter: null,
+        ms: ms(),
+        sentAt,
       };
       answers.push(answer);
       return { answer, fencingToken: undefined };
     }
   };
-  const retrying = (s: LoadAnswer['status']) => s === 503 || s === 'network-error';
+  const retrying = (s: LoadAnswer['status']) => s === 503 || s === 'network-error' || s === 'hang';
   const client = async (c: number) => {
     while (running) {
       const acked = answers.filter((a) => a.kind === 'claim' && a.status === 201);

@@ -12,6 +12,16 @@ export function expectHonestAnswers(answers: readonly LoadAnswer[]): void {
   expect(answers.filter((a) => a.status === 503 && !(Number(a.retryAfter) >= 1))).toEqual([]);
 }
 
+/**
+ * Answers that took longer than `ms` (sent → answered, as the client measured), as
+ * `kind subject status after N ms` lines; empty when every answer came in time.
+ */
+export function lateAnswers(answers: readonly LoadAnswer[], ms: number): string[] {
+  return answers
+    .filter((a) => a.ms > ms)
+    .map((a) => `${a.kind} ${a.subject} ${a.status} (${a.phase}) after ${a.ms} ms`);
+}
+
 /** Runs SQL on the ledger's database (PostgreSQL or a PGlite data dir) and returns the rows. */
 export type RunSql = <T>(sql: string) => Promise<T[]>;
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -38,6 +38,13 @@ export interface ReplicaPair {
    * not exist (the ledger would answer 503 after each statement timeout).
    */
   promoteStandby(): Promise<void>;
+  /**
+   * SIGSTOPs the primary's postmaster and every process it forked (backends, WAL sender, …): the
+   * server freezes as on a stalled VM or disk — the kernel still accepts TCP connections on its
+   * port, nothing answers. {@link thawPrimary} sends SIGCONT; {@link destroy} does too.
+   */
+  freezePrimary(): void;
+  thawPrimary(): void;
   /** Stops both servers (whatever state they are in) and deletes the directory. Idempotent. */
   destroy(): Promise<void>;
 }
@@ -81,6 +88,39 @@ const settings = (port: number, dir: string) =>
     '',
   ].join('\n');
 
+/** The postmaster of `n` (first line of postmaster.pid) and its children, from /proc; [] when stopped. */
+function serverProcesses(n: PgNode): number[] {
+  let postmaster: number;
+  try {
+    postmaster = Number(readFileSync(join(n.dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return [];
+  }
+  const children = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces, so split after ')'.
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
+}
+
+function signalServer(n: PgNode, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  for (const pid of serverProcesses(n)) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+}
+
 /** Builds and starts the pair; waits until the standby streams synchronously. */
 export async function startReplicaPair(): Promise<ReplicaPair> {
   const root = mkdtempSync(join(tmpdir(), 'ledger-ha-'));
@@ -102,7 +142,10 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
       await standby.query("alter system set synchronous_standby_names = ''");
       await standby.query('select pg_reload_conf()');
     },
+    freezePrimary: () => signalServer(primary, 'SIGSTOP'),
+    thawPrimary: () => signalServer(primary, 'SIGCONT'),
     destroy: async () => {
+      signalServer(primary, 'SIGCONT');
       for (const n of started.splice(0)) await ctl(n, 'stop', '-m', 'immediate').catch(() => undefined);
       rmSync(root, { recursive: true, force: true });
     },

@@ -19,16 +19,27 @@ export interface ServerProcess {
 export const newAdminToken = () =>
   `olk_${randomBytes(12).toString('hex')}_${randomBytes(32).toString('base64url')}`;
 
+/** Where a spawned server runs: a network namespace (`ip netns exec`) and the address it binds. */
+export interface ServerPlace {
+  readonly netns: string;
+  readonly host: string;
+}
+
 /**
  * Spawns the server with `env` on a free loopback port below the ephemeral range (NODE_OPTIONS
- * cleared, rate limiting off) and resolves once it logged that it listens. A start refused
- * because the port was taken meanwhile is tried again on another port (three times). Rejects
- * with its output if it exits first or is not listening within `timeoutMs`.
+ * cleared, rate limiting off) — or in the network namespace `place` on its address — and resolves
+ * once it logged that it listens. A start refused because the port was taken meanwhile is tried
+ * again on another port (three times). Rejects with its output if it exits first or is not
+ * listening within `timeoutMs`.
  */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  place?: ServerPlace,
+): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await spawnOnPort(env, await freePort(), timeoutMs);
+      return await spawnOnPort(env, await freePort(), timeoutMs, place);
     } catch (error) {
       if (attempt >= 3 || !/already in use/.test(String(error))) throw error;
     }
@@ -39,14 +50,19 @@ async function spawnOnPort(
   env: Record<string, string>,
   port: number,
   timeoutMs: number,
+  place: ServerPlace | undefined,
 ): Promise<ServerProcess> {
   const build = buildSources();
-  const child = spawn(process.execPath, [join(build, 'src/main.js')], {
+  const node = [process.execPath, join(build, 'src/main.js')];
+  // `ip netns exec` execs the command: the child's pid is the server's.
+  const [command, ...args] = place ? ['ip', 'netns', 'exec', place.netns, ...node] : node;
+  const host = place?.host ?? '127.0.0.1';
+  const child = spawn(command!, args, {
     cwd: process.cwd(),
     env: {
       ...process.env,
       NODE_OPTIONS: '',
-      HOST: '127.0.0.1',
+      HOST: host,
       PORT: String(port),
       LEDGER_RATE_LIMIT: '0',
       ...env,
@@ -78,7 +94,7 @@ async function spawnOnPort(
     });
   });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     child,
     exited,
     output: () => out,

@@ -5,6 +5,7 @@ import {
   TimeoutError,
   UnavailableError,
 } from '@eventstore/db-client';
+import { deadlineClock, storeDeadline, StoreDeadlineError } from '../../common/store-deadline.js';
 import { EventStoreUnavailableError } from '../event-store.port.js';
 import type { RetryPolicy } from './eventstoredb-options.js';
 
@@ -55,9 +56,11 @@ export interface AttemptContext {
 
 /**
  * Runs `attempt` within `timeoutMs`, trying again after transient failures while `call.safe` and
- * attempts are left, with exponential backoff and jitter. Non-transient errors (wrong expected
- * version, access denied, malformed requests) pass through unchanged.
- * @throws EventStoreUnavailableError when a transient failure is final (the caller answers 503).
+ * attempts are left, with exponential backoff and jitter. Attempts and pauses together stay within
+ * the running work's store deadline (common/store-deadline.ts). Non-transient errors (wrong
+ * expected version, access denied, malformed requests) pass through unchanged.
+ * @throws EventStoreUnavailableError when a transient failure is final (the caller answers 503);
+ *   StoreDeadlineError once the store deadline has passed.
  */
 export async function withRetry<T>(
   policy: RetryPolicy,
@@ -65,9 +68,11 @@ export async function withRetry<T>(
   call: RetryCall,
   attempt: (context: AttemptContext) => Promise<T>,
 ): Promise<T> {
+  const leftMs = () => (storeDeadline() ?? Infinity) - deadlineClock();
   for (let n = 1; ; n++) {
     try {
-      return await withTimeout(attempt, timeoutMs);
+      if (leftMs() <= 0) throw new StoreDeadlineError();
+      return await withTimeout(attempt, Math.min(timeoutMs, Math.ceil(leftMs())));
     } catch (error) {
       if (!isTransient(error)) throw error;
       if (!call.safe || n >= policy.attempts) {
@@ -78,7 +83,7 @@ export async function withRetry<T>(
           error,
         );
       }
-      await sleep(backoffMs(policy, n));
+      await sleep(Math.min(backoffMs(policy, n), Math.max(0, leftMs())));
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
+import { beforeStoreDeadline, storeDeadlinePassed } from '../../common/store-deadline.js';
 import type { SqlExecutor, SqlResult, TransactionOptions } from '../sql-executor.js';
 import { runInSavepoint } from '../sql/savepoint.js';
 import { StorageUnavailableError } from '../event-store.port.js';
@@ -46,13 +47,14 @@ abstract class PgStatements {
   }
 
   /**
-   * Runs `call`. A storage failure (SQLSTATE class 53) is noted for readiness and rethrown as
-   * StorageUnavailableError naming it (503 with that reason); other failures go through
-   * `toUnavailableError`.
+   * Runs `call`, waiting no longer than the store deadline of the running work (StoreDeadlineError,
+   * common/store-deadline.ts; `abandon` gets what `call` still brings after that). A storage
+   * failure (SQLSTATE class 53) is noted for readiness and rethrown as StorageUnavailableError
+   * naming it (503 with that reason); other failures go through `toUnavailableError`.
    */
-  protected async run<T>(call: () => Promise<T>): Promise<T> {
+  protected async run<T>(call: () => Promise<T>, abandon?: (late: Promise<T>) => void): Promise<T> {
     try {
-      return await call();
+      return await beforeStoreDeadline(call, abandon);
     } catch (error) {
       const storage = storageFailureOf(error);
       if (!storage) throw toUnavailableError(error);
@@ -72,6 +74,9 @@ abstract class PgStatements {
 /**
  * {@link SqlExecutor} over a pg `Pool`: each query borrows a connection; `transaction` holds one
  * connection for BEGIN … COMMIT (with `statementTimeoutMs`, its statements may run that long).
+ * No wait — for a pooled connection, connecting, each statement — outlasts the running work's
+ * store deadline (common/store-deadline.ts), and no statement starts after it; an abandoned
+ * statement still runs to its end on its connection (bounded by the pool's `query_timeout`).
  * Connection failures and timeouts become
  * `EventStoreUnavailableError`; a connection that failed is destroyed, not returned to the pool.
  */
@@ -89,7 +94,15 @@ export class PgPoolExecutor extends PgStatements implements SqlExecutor {
   }
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const client = await this.run(() => this.pool.connect());
+    // A connection that arrives after the deadline goes back to the pool unused.
+    const client = await this.run(
+      () => this.pool.connect(),
+      (late) =>
+        void late.then(
+          (c) => c.release(),
+          () => undefined,
+        ),
+    );
     const longMs = options.statementTimeoutMs;
     // The client's read timeout stays above the server's, as the pool's does (open()).
     const tx = new PgClientExecutor(
@@ -111,7 +124,10 @@ export class PgPoolExecutor extends PgStatements implements SqlExecutor {
       await tx.exec('commit');
       return result;
     } catch (error) {
-      await client.query('rollback').catch((rollbackError: unknown) => (broken = rollbackError));
+      // Past the deadline a statement may still be running on the connection: close it (PostgreSQL
+      // rolls the transaction back) instead of waiting to send ROLLBACK behind it.
+      if (storeDeadlinePassed()) broken = error instanceof Error ? error : new Error(String(error));
+      else await client.query('rollback').catch((rollbackError: unknown) => (broken = rollbackError));
       throw error;
     } finally {
       client.removeListener('error', onError);

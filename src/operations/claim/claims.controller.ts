@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
@@ -13,6 +13,7 @@ import {
   REPLAYED_HEADER,
   sendAnswer,
 } from '../http-answers.js';
+import { StoreDeadlineInterceptor } from '../store-deadline.interceptor.js';
 import { Ctx, type RequestContext } from '../request-context.js';
 import {
   BatchClaimAnswerDto,
@@ -30,6 +31,7 @@ import { claimRequestOf, ClaimRequestDto } from './claim-request.dto.js';
  * `key.tenant` must be the key's tenant (403 `forbidden-tenant`; in a batch, in that slot).
  */
 @ApiTags('claims')
+@UseInterceptors(StoreDeadlineInterceptor)
 @Controller('v1/claims')
 @RequireRole('worker')
 export class ClaimsController {

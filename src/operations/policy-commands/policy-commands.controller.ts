@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Res, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
@@ -15,6 +15,7 @@ import { validationProblem } from '../../common/validation.js';
 import type { JsonValue, PolicyCommandRequest } from '../../ledger/index.js';
 import { policyCommandAnswer, sendAnswer } from '../http-answers.js';
 import { operationIdPipe } from '../operation-id.pipe.js';
+import { StoreDeadlineInterceptor } from '../store-deadline.interceptor.js';
 import { Ctx, type RequestContext } from '../request-context.js';
 import {
   AcknowledgeRequestDto,
@@ -30,6 +31,7 @@ import { RunPolicyCommand } from './run-policy-command.command.js';
  * actor from the API key and a required reason in the stream.
  */
 @ApiTags('workflows')
+@UseInterceptors(StoreDeadlineInterceptor)
 @Controller('v1/operations/:operationId')
 export class PolicyCommandsController {
   constructor(private readonly commandBus: CommandBus) {}

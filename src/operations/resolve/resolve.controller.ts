@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Res, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
@@ -9,6 +9,7 @@ import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
 import { referenceAnswer, resolveAnswer, sendAnswer } from '../http-answers.js';
 import { operationIdPipe } from '../operation-id.pipe.js';
+import { StoreDeadlineInterceptor } from '../store-deadline.interceptor.js';
 import { Ctx, type RequestContext } from '../request-context.js';
 import { resolveActor } from './resolve-actor.js';
 import { ResolveOperationCommand } from './resolve-operation.command.js';
@@ -22,6 +23,7 @@ import { resolveRequestIssue } from '../../ledger/index.js';
  * exactly like an unknown id.
  */
 @ApiTags('operator')
+@UseInterceptors(StoreDeadlineInterceptor)
 @Controller('v1/operations/:operationId')
 export class ResolveController {
   constructor(private readonly commandBus: CommandBus) {}

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { OperationHistoryDto, OperationStatusDto } from './status-answers.dto.js';
@@ -9,6 +9,7 @@ import { validationProblem } from '../../common/validation.js';
 import { operationIdPipe } from '../operation-id.pipe.js';
 import { GetOperationHistoryQuery } from './get-operation-history.query.js';
 import { GetOperationStatusQuery } from './get-operation-status.query.js';
+import { StoreDeadlineInterceptor } from '../store-deadline.interceptor.js';
 
 /**
  * Status and history of one operation (docs/api.md "Reading one operation"): roles `auditor`, `operator` or `worker`
@@ -16,6 +17,7 @@ import { GetOperationStatusQuery } from './get-operation-status.query.js';
  * recovery). Operations of another tenant answer 404 `not-found`, exactly like unknown ids.
  */
 @ApiTags('operator')
+@UseInterceptors(StoreDeadlineInterceptor)
 @Controller('v1/operations/:operationId')
 export class StatusAndHistoryController {
   constructor(private readonly queryBus: QueryBus) {}

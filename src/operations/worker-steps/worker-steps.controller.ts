@@ -1,4 +1,13 @@
-import { applyDecorators, Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  HttpCode,
+  Param,
+  Post,
+  Res,
+  UseInterceptors,
+} from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi/api-problems.decorator.js';
@@ -12,6 +21,7 @@ import { validationProblem } from '../../common/validation.js';
 import { stepNameIssue, type JsonValue } from '../../ledger/index.js';
 import { sendAnswer, workerAnswer } from '../http-answers.js';
 import { operationIdPipe } from '../operation-id.pipe.js';
+import { StoreDeadlineInterceptor } from '../store-deadline.interceptor.js';
 import { Ctx, type RequestContext } from '../request-context.js';
 import { ConfirmRequestDto } from './confirm-request.dto.js';
 import { FailRequestDto } from './fail-request.dto.js';
@@ -39,6 +49,7 @@ const ApiWorkerAnswer = (...codes: ProblemCode[]) =>
  * problem; an operation of another tenant answers 404 `not-found`, exactly like an unknown id.
  */
 @ApiTags('worker')
+@UseInterceptors(StoreDeadlineInterceptor)
 @Controller('v1/operations/:operationId')
 @RequireRole('worker')
 export class WorkerStepsController {

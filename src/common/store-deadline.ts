@@ -1,0 +1,91 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { EventStoreUnavailableError } from '../event-store/event-store.port.js';
+
+/**
+ * The store deadline of the work running now: a time on the `performance.now()` clock (ms, monotonic)
+ * after which nothing more waits for the store on its behalf. Kept in an AsyncLocalStorage (Node.js
+ * docs, "Asynchronous context tracking"), so it follows the request's own awaits through the
+ * application and the store without a parameter on every call, and not into work shared by several
+ * requests (a group-commit batch) — which runs {@link withoutStoreDeadline}.
+ */
+const deadlines = new AsyncLocalStorage<number | undefined>();
+
+/**
+ * The store did not answer before the request's deadline (`LEDGER_STORE_TIMEOUT_MS`,
+ * docs/production-ha.md "What clients see during a failover"): answered 503 `store-unavailable`
+ * with Retry-After like any unreachable store. What was already sent may still commit, as with any
+ * answer lost on the way; the client retries the same request.
+ */
+export class StoreDeadlineError extends EventStoreUnavailableError {
+  override readonly name: string = 'StoreDeadlineError';
+  constructor() {
+    super('Event store unavailable: no answer within the request deadline (LEDGER_STORE_TIMEOUT_MS)');
+  }
+}
+
+/** Now on the deadline clock (`performance.now()`, ms). */
+export const deadlineClock = (): number => performance.now();
+
+/**
+ * Runs `fn` under the store deadline `at` (see {@link deadlineClock}); an enclosing, earlier deadline
+ * stays in force (a deadline is only ever shortened).
+ */
+export function withStoreDeadline<T>(at: number, fn: () => T): T {
+  const outer = deadlines.getStore();
+  return deadlines.run(outer === undefined ? at : Math.min(outer, at), fn);
+}
+
+/**
+ * Runs `fn` with no store deadline: for work that outlives the request that started it or serves
+ * several requests (a batch, a timer, a wake-up after a commit). Each waiting caller keeps its own.
+ */
+export function withoutStoreDeadline<T>(fn: () => T): T {
+  return deadlines.run(undefined, fn);
+}
+
+/** The store deadline of the running work, or undefined when it has none. */
+export function storeDeadline(): number | undefined {
+  return deadlines.getStore();
+}
+
+/** Whether the running work has a store deadline and it has passed. */
+export function storeDeadlinePassed(): boolean {
+  const at = deadlines.getStore();
+  return at !== undefined && deadlineClock() >= at;
+}
+
+/**
+ * Waits for `start()`'s promise, but no longer than the running work's store deadline. Without a
+ * deadline it is `start()`. With one that has passed, `start` is not called. When the deadline
+ * passes first, the wait ends with {@link StoreDeadlineError} and `abandon` receives the
+ * promise, still running (e.g. to return a pooled connection it brings later); its later
+ * rejection is never unhandled.
+ * @throws StoreDeadlineError; whatever `start` rejects with.
+ */
+export function beforeStoreDeadline<T>(
+  start: () => Promise<T>,
+  abandon?: (late: Promise<T>) => void,
+): Promise<T> {
+  const at = deadlines.getStore();
+  if (at === undefined) return start();
+  const left = at - deadlineClock();
+  if (left <= 0) return Promise.reject(new StoreDeadlineError());
+  const work = start();
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      work.catch(() => undefined);
+      abandon?.(work);
+      reject(new StoreDeadlineError());
+    }, left);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
