@@ -101,6 +101,13 @@ describe('ops', () => {
     expect(cut.map((e) => e.type)).toEqual(['OperationClaimed']);
   });
 
+  it('history: an Unknown reads with its true cause, as ops show and review say it', async () => {
+    const h = await world.cli(['ops', 'history', ids.unknown!]);
+    const unknown = h.stdout.split('\n').find((l) => l.includes('OutcomeUnknown'));
+    expect(unknown).toContain('cause=reported_by_worker');
+    expect(unknown).not.toContain('reported_timeout');
+  });
+
   it('watch: resumes after an event id and prints the changes after it, stopping after --count', async () => {
     await settled(world);
     const { checkpoint } = await world.sdk.listOperations('acme', { limit: 1 });

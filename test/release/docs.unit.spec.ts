@@ -45,6 +45,14 @@ it('resolves every link of README.md and docs/: the file, and the heading an #an
   expect(broken).toEqual([]);
 });
 
+it('opens with a title and closes every code fence, in README.md and docs/', () => {
+  const malformed = markdown.filter((file) => {
+    const text = read(file);
+    return !text.startsWith('# ') || (text.match(/^```/gm) ?? []).length % 2 !== 0;
+  });
+  expect(malformed).toEqual([]);
+});
+
 it("shows the outside project's worker verbatim", () => {
   expect(read('README.md')).toContain(read('test/release/outside-project/worker.ts').trimEnd());
 });

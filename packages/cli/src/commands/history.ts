@@ -93,7 +93,8 @@ function detailOf(e: HistoryEvent): string {
   const add = (label: string, v: unknown) => {
     if (v !== undefined && v !== null && v !== '') bits.push(`${label}=${compact(v, 60)}`);
   };
-  add('reason', d.reason);
+  if (e.type === 'OutcomeUnknown') add('cause', unknownCause(d));
+  else add('reason', d.reason);
   add('resolution', d.resolution);
   add('verdict', d.verdict);
   add('answer', d.answer);
@@ -118,4 +119,14 @@ function detailOf(e: HistoryEvent): string {
   add('note', d.note);
   add('by', d.byRevision);
   return bits.join(' ');
+}
+
+/**
+ * An OutcomeUnknown's true label: its `cause`, or for an event recorded before that field (streams
+ * are never rewritten) the server's reading of `reason` — an expired lease is
+ * `lease_expired_after_step`, a worker's report `reported_by_worker` (docs/domain.md).
+ */
+function unknownCause(d: Record<string, unknown>): unknown {
+  if (d.cause) return d.cause;
+  return d.reason === 'lease_expired' ? 'lease_expired_after_step' : 'reported_by_worker';
 }

@@ -28,7 +28,7 @@ export const STATES: readonly OperationState[] = [
 
 /** `ledger ops list|show|history|watch`. */
 export function registerOps(program: Command, kit: Kit): void {
-  const ops = program.command('ops').description('list, show, audit and watch operations');
+  const ops = program.command('ops').description('list, show, watch operations and their history');
 
   examples(
     ops
