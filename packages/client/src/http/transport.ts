@@ -137,13 +137,13 @@ export class Transport {
       options.signal?.throwIfAborted();
       let retryAfter: number | null = null;
       try {
-        const res = await this.send({
-          method,
-          path: target,
-          headers,
-          body,
-          signal: this.signalFor(options.signal),
-        });
+        const deadline = this.deadlineFor(options.signal);
+        let res: Awaited<ReturnType<Sender>>;
+        try {
+          res = await this.send({ method, path: target, headers, body, signal: deadline.signal });
+        } finally {
+          deadline.clear();
+        }
         const text = res.text;
         if (res.status === 503) {
           lastStatus = 503;
@@ -175,9 +175,20 @@ export class Transport {
     }
   }
 
-  private signalFor(outer: AbortSignal | undefined): AbortSignal {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    return outer ? AbortSignal.any([outer, timeout]) : timeout;
+  /**
+   * The signal of one attempt: aborts with a `TimeoutError` DOMException (as `AbortSignal.timeout`
+   * does) after `timeoutMs`, or with `outer`'s reason. Its timer is cleared once the answer is
+   * read (`clear`), where `AbortSignal.timeout` would keep one per request until it fires.
+   */
+  private deadlineFor(outer: AbortSignal | undefined): { signal: AbortSignal; clear: () => void } {
+    const ctl = new AbortController();
+    const timer = setTimeout(
+      () => ctl.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      this.timeoutMs,
+    );
+    timer.unref();
+    const signal = outer ? AbortSignal.any([outer, ctl.signal]) : ctl.signal;
+    return { signal, clear: () => clearTimeout(timer) };
   }
 }
 

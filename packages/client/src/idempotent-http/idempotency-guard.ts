@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { LedgerClient } from '../client.js';
 import { JobFailedError, LedgerRequestError } from '../errors.js';
 import { canonicalKey, keyIssues } from '../key/operation-key.js';
@@ -123,9 +123,8 @@ export class IdempotencyGuard<Req> {
     }
     const fp = this.options.fingerprint;
     const payload = typeof fp === 'function' ? fp(req, facts) : fingerprintInput(facts, fp?.exclude);
-    const cacheKey = `${canonicalKey(key)} ${createHash('sha256')
-      .update(JSON.stringify(payload) ?? '')
-      .digest('base64')}`;
+    // One-shot `crypto.hash` (Node docs: faster than createHash for small inputs held in memory).
+    const cacheKey = `${canonicalKey(key)} ${hash('sha256', JSON.stringify(payload) ?? '', 'base64')}`;
     const hit = this.cache.get(cacheKey);
     if (hit) return send(hit);
     return this.claimAndRun(key, header.key, payload, cacheKey, run);

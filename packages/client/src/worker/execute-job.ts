@@ -45,8 +45,9 @@ export async function executeJob(
   claimSentAt: number = Date.now(),
 ): Promise<RunResult> {
   const abort = new AbortController();
-  const signals = [abort.signal, ...(options.signal ? [options.signal] : [])];
-  const op = new OperationContext(api, shortcuts, claim, key, AbortSignal.any(signals));
+  // AbortSignal.any only when there is a caller's signal to follow too.
+  const signal = options.signal ? AbortSignal.any([abort.signal, options.signal]) : abort.signal;
+  const op = new OperationContext(api, shortcuts, claim, key, signal);
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const keeper = new LeaseKeeper(
     api,
@@ -114,13 +115,14 @@ async function confirm(
   op: OperationContext,
   result: JobResult,
 ): Promise<RunResult> {
-  const body = { destinationRef: result.destinationRef, outputs: toJson(result.outputs) };
+  const outputs = toJson(result.outputs);
+  const body = { destinationRef: result.destinationRef, outputs };
   const pending = await op.takePendingCompletion();
   if (pending && shortcuts.confirmCompleteStep !== false) {
     try {
       await deliverConfirm(api, op, { ...body, completeStep: pending });
       shortcuts.confirmCompleteStep = true;
-      return executed(op, result);
+      return executed(op, result, outputs);
     } catch (err) {
       if (!refusesField(err, 'completeStep')) throw err;
       shortcuts.confirmCompleteStep = false;
@@ -128,7 +130,7 @@ async function confirm(
   }
   if (pending) await api.completeStep(op.operationId, pending.name, op.fencingToken, pending.outputs);
   await deliverConfirm(api, op, body);
-  return executed(op, result);
+  return executed(op, result, outputs);
 }
 
 /** A confirm is idempotent with the same body: a lost answer is retried, a few rounds over. */
@@ -174,13 +176,14 @@ async function recordedAnyway(
   };
 }
 
-function executed(op: OperationContext, result: JobResult): RunResult {
+/** `outputs`: the result's outputs as the confirm sent them (`toJson`, computed once). */
+function executed(op: OperationContext, result: JobResult, outputs: Json | undefined): RunResult {
   return {
     status: 'executed',
     operationId: op.operationId,
     state: 'confirmed',
     attempt: op.attempt,
-    outcome: { destinationRef: result.destinationRef ?? null, outputs: toJson(result.outputs) ?? null },
+    outcome: { destinationRef: result.destinationRef ?? null, outputs: outputs ?? null },
   };
 }
 
