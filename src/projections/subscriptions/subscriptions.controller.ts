@@ -23,6 +23,7 @@ import {
 } from '../http/dto/subscription-queries.dto.js';
 import { ChangeHub, type SubscriptionSlot } from './change-hub.js';
 import { type ChangeFilter, changeFilter } from './change-filters.js';
+import { KeyRevocationWatch } from './key-revocation-watch.js';
 import { SseSession } from './sse-session.js';
 
 /**
@@ -32,18 +33,25 @@ import { SseSession } from './sse-session.js';
  * with the current checkpoint as its id; a resume from before pruned history gets `reset`.
  * Open subscriptions per API key are capped (429 `rate-limited`), and so are those of the process
  * (503 `too-many-subscriptions`); each re-checks its key every
- * `sseKeyRecheckMs` and ends once the key is revoked.
+ * `sseKeyRecheckMs` (one look-up per key, not per subscription) and ends once the key is revoked.
  */
 @ApiTags('subscriptions')
 @Controller('v1/tenants/:tenant')
 export class SubscriptionsController {
+  private readonly revocations: KeyRevocationWatch;
+
   constructor(
     private readonly runtime: ProjectionRuntime,
     private readonly hub: ChangeHub,
     private readonly limiter: SseConnectionLimiter,
-    private readonly keys: ApiKeyService,
-    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
-  ) {}
+    keys: ApiKeyService,
+    @Inject(LEDGER_CONFIG) config: LedgerConfig,
+  ) {
+    this.revocations = new KeyRevocationWatch(async (id) => {
+      const key = await keys.find(id);
+      return key !== null && key.revokedAt === null;
+    }, config.sseKeyRecheckMs);
+  }
 
   @Get('operations/changes')
   @RequireRole('auditor', 'operator')
@@ -178,23 +186,16 @@ export class SubscriptionsController {
       filter: changeFilter(filter),
       filterKey: stableJson(filter),
       onClose: () => {
-        clearInterval(keyCheck);
+        unwatch();
         lease.release();
         slot.release();
         this.hub.remove(session);
       },
     });
-    // A subscription outlives the request that authenticated it: end it once its key is revoked.
-    const keyCheck = setInterval(() => {
-      if (caller.keyId === 'anonymous') return;
-      this.keys
-        .find(caller.keyId)
-        .then((key) => {
-          if (!key || key.revokedAt !== null) session.close();
-        })
-        .catch(() => undefined);
-    }, this.config.sseKeyRecheckMs);
-    keyCheck.unref();
+    const unwatch =
+      caller.keyId === 'anonymous'
+        ? () => undefined
+        : this.revocations.watch(caller.keyId, () => session.close());
     session.start();
     this.hub.add(session, record.position);
   }
