@@ -57,7 +57,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 it('reads each projected batch once for 500 subscribers, and each receives every change', async () => {
   const feed = new FakeFeed();
   feed.append(10);
-  const shared = new SharedFeed(feed.read, 10n, 60_000);
+  const shared = new SharedFeed(feed.read, 10n, 60_000, Infinity);
   const live = Array.from({ length: 500 }, () => new Recorder(10n));
   for (const s of live) shared.add(s);
   await settle();
@@ -70,6 +70,24 @@ it('reads each projected batch once for 500 subscribers, and each receives every
   shared.stop();
   expect(feed.reads).toBe(5);
   for (const s of live) expect(s.got).toEqual(range(11, 30));
+});
+
+it('paces its reads by the number of subscribers, so a burst of batches costs few fan-outs', async () => {
+  const feed = new FakeFeed();
+  const shared = new SharedFeed(feed.read, 0n, 60_000, 1_000); // 500 subscribers: reads ≥ 500 ms apart
+  const live = Array.from({ length: 500 }, () => new Recorder(0n));
+  for (const s of live) shared.add(s);
+  await settle();
+  feed.reads = 0;
+  for (let batch = 0; batch < 10; batch++) {
+    feed.append(2);
+    shared.wake();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  shared.stop();
+  expect(feed.reads).toBeLessThanOrEqual(2); // unpaced: one per wake, 10
+  for (const s of live) expect(s.got).toEqual(range(1, 20));
 });
 
 it('a subscriber behind the cursor catches up on its own reads, then joins; filters apply per subscriber', async () => {

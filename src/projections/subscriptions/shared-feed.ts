@@ -9,6 +9,14 @@ export type FeedRead = (after: bigint, limit: number) => Promise<StoredChange[]>
 const PAGE = 200;
 
 /**
+ * Writes per second one feed's fan-out aims to stay under: with N subscribers, reads start at
+ * least N / this seconds apart (changes in between arrive together, coalesced per row as the feed
+ * always does), so thousands of subscribers delay their changes a little instead of turning every
+ * projector batch into thousands of socket writes.
+ */
+export const FAN_OUT_WRITES_PER_S = 10_000;
+
+/**
  * One feed of one tenant (a read model's feed), read once for all its subscribers in this
  * process: a shared cursor (`head`) reads the changes after it when woken (a projector batch
  * committed, or the fallback poll) and hands each page to every *joined* subscriber — one read
@@ -28,6 +36,7 @@ export class SharedFeed {
   private readonly catching = new Set<FeedSubscriber>();
   private pumping = false;
   private dirty = false;
+  private lastRead = 0;
   private wakeWaiters: (() => void)[] = [];
   private readonly poll: NodeJS.Timeout;
 
@@ -35,11 +44,13 @@ export class SharedFeed {
    * @param read the feed's read of this tenant.
    * @param start where the cursor starts: the read model's checkpoint when the first subscriber came.
    * @param pollMs fallback poll (ms) when no change signal arrives.
+   * @param writesPerS see {@link FAN_OUT_WRITES_PER_S}; Infinity reads on every wake at once.
    */
   constructor(
     private readonly read: FeedRead,
     start: bigint,
     pollMs: number,
+    private readonly writesPerS = FAN_OUT_WRITES_PER_S,
   ) {
     this.head = start;
     this.poll = setInterval(() => this.wake(), pollMs);
@@ -87,7 +98,10 @@ export class SharedFeed {
     this.pumping = true;
     try {
       do {
+        const pace = this.lastRead + (this.joined.size * 1000) / this.writesPerS - Date.now();
+        if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace).unref());
         this.dirty = false;
+        this.lastRead = Date.now();
         for (;;) {
           const changes = await this.read(this.head, PAGE);
           const last = changes.at(-1);
