@@ -19,6 +19,11 @@ class FakeFeed {
     }
   }
 
+  /** Events of other tenants or feeds: the checkpoint moves, this feed gets no row. */
+  skipTo(position: bigint): void {
+    this.next = position + 1n;
+  }
+
   read = async (after: bigint, limit: number): Promise<StoredChange[]> => {
     this.reads++;
     await Promise.resolve();
@@ -147,4 +152,30 @@ it('a subscriber that joins ahead of the cursor gets only the changes after its 
   shared.stop();
   expect(behind.got).toEqual(range(3, 5));
   expect(ahead.got).toEqual([5n]);
+});
+
+it('a subscriber behind the cursor with no rows in between joins after one read, not one per wake', async () => {
+  const feed = new FakeFeed();
+  feed.append(5);
+  feed.skipTo(10n); // checkpoint 10: positions 6..10 were other tenants' events
+  const shared = new SharedFeed(feed.read, 10n, 60_000, Infinity); // opened at checkpoint 10
+  const first = new Recorder(10n);
+  shared.add(first);
+  const opened = new Recorder(7n); // loaded checkpoint 7 before the projector moved on
+  shared.add(opened);
+  await settle();
+  feed.reads = 0;
+  for (let poll = 0; poll < 3; poll++) {
+    shared.wake(); // idle polls: nothing new
+    await settle();
+  }
+  for (let batch = 0; batch < 5; batch++) {
+    feed.append(1);
+    shared.wake();
+    await settle();
+  }
+  shared.stop();
+  expect(feed.reads).toBe(8); // one per wake
+  expect(opened.got).toEqual(range(11, 15));
+  expect(first.got).toEqual(range(11, 15));
 });

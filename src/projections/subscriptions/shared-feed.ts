@@ -140,17 +140,23 @@ export class SharedFeed {
     this.head = through;
   }
 
-  /** Reads for one subscriber from its own position until it reaches the cursor, then joins it. */
+  /**
+   * Reads for one subscriber from its own position until it reaches the cursor, then joins it.
+   * It may also join behind the cursor after a read that returned all it had (a short page)
+   * while the cursor stood still: that read saw every row after its position, and rows up to
+   * the cursor cannot appear later (new changes commit after the checkpoint). The cursor starts
+   * at a checkpoint, which need not be a position of this feed's rows.
+   */
   private async catchUp(s: FeedSubscriber): Promise<void> {
     this.catching.add(s);
     try {
       await s.drained();
       while (!s.closed && this.catching.has(s)) {
         if (s.after >= this.head) {
-          this.catching.delete(s);
-          this.joined.add(s);
+          this.join(s);
           return;
         }
+        const headBefore = this.head;
         let changes: StoredChange[];
         try {
           changes = await this.read(s.after, PAGE);
@@ -158,18 +164,25 @@ export class SharedFeed {
           await this.nextWake(); // the database is unavailable: retry on the next wake
           continue;
         }
+        if (s.closed) return;
         const last = changes.at(-1);
-        if (!last) {
-          // The cursor read a commit this read did not see yet: read again after the next wake.
-          await this.nextWake();
+        if (last && !s.write(textFor(s, changes, changes.map(changeFrame)), last.position)) {
+          await s.drained();
           continue;
         }
-        if (!s.closed && !s.write(textFor(s, changes, changes.map(changeFrame)), last.position))
-          await s.drained();
+        if (changes.length < PAGE && this.head === headBefore) {
+          this.join(s);
+          return;
+        }
       }
     } finally {
       if (s.closed) this.catching.delete(s);
     }
+  }
+
+  private join(s: FeedSubscriber): void {
+    this.catching.delete(s);
+    this.joined.add(s);
   }
 
   private nextWake(): Promise<void> {
