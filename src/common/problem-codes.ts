@@ -52,6 +52,7 @@ export const PROBLEMS = {
   'store-unavailable': { status: 503, title: 'The event store is unavailable' },
   contention: { status: 503, title: 'Too much contention on this operation' },
   'shutting-down': { status: 503, title: 'This instance is shutting down' },
+  'too-many-subscriptions': { status: 503, title: 'This instance serves the most subscriptions it allows' },
 } as const satisfies Record<string, { readonly status: number; readonly title: string }>;
 
 /** A problem code of {@link PROBLEMS}. */

@@ -63,8 +63,9 @@ export class ProjectionsModule implements OnModuleInit, BeforeApplicationShutdow
         },
         {
           provide: ChangeHub,
-          useFactory: (runtime: ProjectionRuntime) => new ChangeHub(runtime),
-          inject: [ProjectionRuntime],
+          useFactory: (runtime: ProjectionRuntime, config: LedgerConfig) =>
+            new ChangeHub(runtime, { maxSubscriptions: config.maxSubscriptions }),
+          inject: [ProjectionRuntime, LEDGER_CONFIG],
         },
       ],
       exports: [LedgerMetrics, ProjectionRuntime],

@@ -1,5 +1,7 @@
 // Live subscriptions: an SSE client disconnected for N events reconnects with Last-Event-ID and
 // receives exactly those N — none missed, none twice — then live changes again.
+import { jest } from '@jest/globals';
+import { ProjectionRuntime } from '../../src/projections/projection-runtime.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 import { SseClient } from './support/sse-client.js';
 import { waitFor } from './support/wait-for.js';
@@ -7,10 +9,12 @@ import { waitFor } from './support/wait-for.js';
 const T = 'acme-gmbh';
 const key = (subject: string) => ({ tenant: T, source: 'shopify', action: 'invoice.create', subject });
 const N = 25;
+// Subscribers of one feed in the fan-out case, and the process-wide cap just above them.
+const FANOUT = 40;
 
 let ledger: TestLedger;
 beforeAll(async () => {
-  ledger = await startTestLedger('postgres');
+  ledger = await startTestLedger('postgres', { maxSsePerKey: 100, maxSubscriptions: FANOUT + 2 });
 }, 30_000);
 afterAll(() => ledger?.close());
 
@@ -149,4 +153,42 @@ describe('SSE resume with Last-Event-ID', () => {
     expect(BigInt(entry!.id!)).toBeLessThanOrEqual(BigInt(row!.id!));
     await Promise.all([status.close(), review.close()]);
   }, 30_000);
+
+  it('serves many subscribers of one feed with one read per change, each receiving every change', async () => {
+    const model = ledger.app.get(ProjectionRuntime).model('operations')!;
+    const reads = jest.spyOn(model, 'readFeed');
+    try {
+      const subscribers = await Promise.all(
+        Array.from({ length: FANOUT }, () => subscribe(`/v1/tenants/${T}/operations/changes`)),
+      );
+      await Promise.all(subscribers.map((s) => s.waitFor('ready', 1)));
+      await new Promise((r) => setTimeout(r, 300)); // let every subscriber join the feed's cursor
+      reads.mockClear();
+      const started = Date.now();
+      const ids = await claimAll(Array.from({ length: 10 }, (_, i) => `F-${i}`));
+      for (const s of subscribers) {
+        const got = await s.waitFor('operation', ids.length);
+        expect(got.map((e) => e.data.operationId)).toEqual(ids);
+      }
+      // Each subscriber reading on its own makes FANOUT reads per projected batch. One shared
+      // cursor reads about once per batch (at most one per claim here; a change signal during a
+      // read costs one more) plus its fallback poll each second.
+      const polls = Math.ceil((Date.now() - started) / 1000);
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(2 * ids.length + polls);
+
+      // Past the process-wide cap (FANOUT + 2 here): 503 with Retry-After, as problem+json.
+      const extra = await Promise.all([0, 1].map(() => subscribe(`/v1/tenants/${T}/operations/changes`)));
+      expect(extra.map((s) => s.status)).toEqual([200, 200]);
+      const refused = await fetch(`${ledger.url}/v1/tenants/${T}/operations/changes`, {
+        headers: { authorization: `Bearer ${ledger.rootToken}`, accept: 'text/event-stream' },
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(((await refused.json()) as { type: string }).type).toMatch(/too-many-subscriptions$/);
+      await Promise.all([...subscribers, ...extra].map((s) => s.close()));
+    } finally {
+      reads.mockRestore();
+    }
+  }, 60_000);
 });

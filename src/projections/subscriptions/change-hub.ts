@@ -1,29 +1,107 @@
+import { problem } from '../../common/problem.js';
+import { ProblemException } from '../../common/problem.exception.js';
 import type { ProjectionRuntime } from '../projection-runtime.js';
+import { SharedFeed } from './shared-feed.js';
 import type { SseSession } from './sse-session.js';
 
+/** Options of the {@link ChangeHub}. */
+export interface ChangeHubOptions {
+  /** Open subscriptions this process serves at most (LEDGER_MAX_SUBSCRIPTIONS). */
+  readonly maxSubscriptions: number;
+  /** Fallback poll of each feed when no change signal arrives, ms. @defaultValue 1000 */
+  readonly pollMs?: number;
+}
+
+/** Seconds a subscriber refused for the process-wide cap is told to wait (RFC 9110 §10.2.3). */
+export const SUBSCRIPTIONS_RETRY_AFTER_S = 5;
+
+/** One slot of the process-wide subscription cap; `release()` is idempotent. */
+export interface SubscriptionSlot {
+  release(): void;
+}
+
 /**
- * The live subscriptions of this process: wakes the sessions of a read model's feeds when its
- * changes are committed (by this process or — on PostgreSQL, via NOTIFY — by another), and ends
- * them all at shutdown so the HTTP server can close.
+ * The live subscriptions of this process. Sessions of one feed of one tenant share one
+ * {@link SharedFeed} (one read per change for all of them); the hub wakes a read model's feeds
+ * when its changes are committed (by this process or — on PostgreSQL, via NOTIFY — by another),
+ * caps the open subscriptions ({@link admit}), and ends them all at shutdown so the HTTP server
+ * can close.
  */
 export class ChangeHub {
   private readonly sessions = new Set<SseSession>();
-  private readonly feedsOf = new Map<string, readonly string[]>();
+  private readonly feeds = new Map<string, SharedFeed>();
+  private admitted = 0;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly runtime: ProjectionRuntime) {
-    for (const name of runtime.names) this.feedsOf.set(name, runtime.model(name)!.feeds);
+  constructor(
+    private readonly runtime: ProjectionRuntime,
+    private readonly options: ChangeHubOptions,
+  ) {}
+
+  /**
+   * Takes a slot for a new subscription (release it when the subscription ends).
+   * @throws ProblemException 503 `too-many-subscriptions` with Retry-After when this process
+   *   holds `maxSubscriptions` already.
+   */
+  admit(): SubscriptionSlot {
+    if (this.admitted >= this.options.maxSubscriptions) {
+      throw new ProblemException(
+        problem(
+          'too-many-subscriptions',
+          503,
+          `this instance serves ${this.admitted} subscriptions, the most it allows; retry later or on another instance`,
+          { retryAfterS: SUBSCRIPTIONS_RETRY_AFTER_S },
+        ),
+        { 'Retry-After': String(SUBSCRIPTIONS_RETRY_AFTER_S) },
+      );
+    }
+    this.admitted++;
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.admitted--;
+      },
+    };
   }
 
-  /** Registers a started session; it is removed again when it closes (call {@link remove}). */
-  add(session: SseSession): void {
+  /**
+   * Hands a started session to its feed's shared cursor, created at `checkpoint` (the read
+   * model's checkpoint the session was opened at) for the feed's first subscriber.
+   */
+  add(session: SseSession, checkpoint: bigint): void {
+    if (session.closed) return;
     this.unsubscribe ??= this.runtime.db.onChanges((projection) => this.wake(projection));
     this.sessions.add(session);
+    const id = feedId(session);
+    let feed = this.feeds.get(id);
+    if (!feed) {
+      const model = this.runtime.model(session.projection);
+      if (!model) throw new Error(`Read model ${session.projection} is not installed`);
+      const { feed: name, tenant } = session;
+      const sql = this.runtime.db.executor;
+      feed = new SharedFeed(
+        (after, limit) => model.readFeed(sql, name, tenant, after, limit),
+        checkpoint,
+        this.options.pollMs ?? 1000,
+      );
+      this.feeds.set(id, feed);
+    }
+    feed.add(session);
   }
 
-  /** Forgets a closed session. */
+  /** Forgets a closed session (its feed stops once it has no subscriber). */
   remove(session: SseSession): void {
     this.sessions.delete(session);
+    const id = feedId(session);
+    const feed = this.feeds.get(id);
+    if (!feed) return;
+    feed.remove(session);
+    if (feed.size === 0) {
+      feed.stop();
+      this.feeds.delete(id);
+    }
   }
 
   /** Number of open sessions. */
@@ -42,15 +120,21 @@ export class ChangeHub {
     };
     for (const session of [...this.sessions]) session.close(final);
     this.sessions.clear();
+    for (const feed of this.feeds.values()) feed.stop();
+    this.feeds.clear();
     this.unsubscribe?.();
     this.unsubscribe = null;
   }
 
-  /** Wakes the sessions following a feed of `projection` ('' = all). */
+  /** Wakes the feeds of `projection` ('' = all). */
   private wake(projection: string): void {
-    const feeds = this.feedsOf.get(projection);
-    for (const session of this.sessions) {
-      if (projection === '' || !feeds || feeds.includes(session.feed)) session.wake();
+    for (const [id, feed] of this.feeds) {
+      if (projection === '' || id.startsWith(`${projection}\u0000`)) feed.wake();
     }
   }
+}
+
+/** The shared cursor's identity: read model, feed and tenant (filters are applied per session). */
+function feedId(s: { projection: string; feed: string; tenant: string }): string {
+  return `${s.projection}\u0000${s.feed}\u0000${s.tenant}`;
 }

@@ -1,12 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import type { StoredChange } from '../core/read-model.js';
+import type { FeedSubscriber } from './feed-subscriber.js';
+import { frame } from './sse-frame.js';
 
 /** Options of one {@link SseSession}. Durations in milliseconds. */
 export interface SseSessionOptions {
   /** The Node.js response, taken over from the framework (nothing written to it yet). */
   readonly res: ServerResponse;
-  /** Reads the feed's changes of the tenant after a position, oldest first, at most `limit`. */
-  readonly read: (after: bigint, limit: number) => Promise<StoredChange[]>;
+  /** The read model whose feed this is. */
+  readonly projection: string;
   readonly feed: string;
   readonly tenant: string;
   /** Send changes after this position. */
@@ -19,15 +21,19 @@ export interface SseSessionOptions {
   readonly prunedThrough: bigint;
   /** Which changes this subscriber wants (others are skipped, their positions still passed). */
   readonly filter: (change: StoredChange) => boolean;
+  /** Equal for equal filters (e.g. the filter's JSON with sorted members). */
+  readonly filterKey: string;
   /** Called once when the session ends. */
   readonly onClose: () => void;
-  /** Fallback poll when no change signal arrives. @defaultValue 1000 */
-  readonly pollMs?: number;
   /** Keep-alive comment interval (proxies drop silent connections). @defaultValue 15000 */
   readonly heartbeatMs?: number;
 }
 
-const PAGE = 200;
+/**
+ * Unsent bytes a client may hold before it leaves the shared cursor and catches up on its own
+ * reads (so a slow client neither holds the others back nor makes the process buffer its feed).
+ */
+const MAX_BUFFERED_BYTES = 256 * 1024;
 
 /**
  * One Server-Sent Events subscription to a feed (text/event-stream, WHATWG HTML §9.2): every
@@ -35,18 +41,21 @@ const PAGE = 200;
  * `event: <type>`, `data: <JSON>`. A client that reconnects with `Last-Event-ID` gets every row
  * changed after that id — none missed, none twice unless it changed again — in its latest state:
  * the feed is read from the read model's rows, which carry the position of their last change and
- * are committed with the checkpoint in position order (docs/api.md, Subscriptions). Woken by
- * change signals, with a fallback poll; honours back-pressure (waits for `drain`).
+ * are committed with the checkpoint in position order (docs/api.md, Subscriptions). The reads are
+ * made by the feed's {@link SharedFeed}, which hands this session its text ({@link write}).
  */
-export class SseSession {
-  private after: bigint;
-  private closed = false;
-  private pumping = false;
-  private dirty = false;
-  private timers: NodeJS.Timeout[] = [];
+export class SseSession implements FeedSubscriber {
+  private position: bigint;
+  private ended = false;
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: SseSessionOptions) {
-    this.after = o.after;
+    this.position = o.after;
+  }
+
+  /** The read model of this session's feed. */
+  get projection(): string {
+    return this.o.projection;
   }
 
   /** The feed this session follows. */
@@ -54,7 +63,27 @@ export class SseSession {
     return this.o.feed;
   }
 
-  /** Sends the headers and the `ready` (or `reset`) event, then the backlog, then live changes. */
+  get tenant(): string {
+    return this.o.tenant;
+  }
+
+  get after(): bigint {
+    return this.position;
+  }
+
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  get filterKey(): string {
+    return this.o.filterKey;
+  }
+
+  accepts(change: StoredChange): boolean {
+    return this.o.filter(change);
+  }
+
+  /** Sends the headers and the `ready` (or `reset`) event; changes come through {@link write}. */
   start(): void {
     const { res } = this.o;
     res.writeHead(200, {
@@ -70,44 +99,53 @@ export class SseSession {
     // A Last-Event-ID past the checkpoint names no change this read model made (the store was
     // restored from a backup, or the id is made up): waiting for it would leave the client silent.
     const unanswerable =
-      this.o.resumed && (this.after < this.o.prunedThrough || this.after > this.o.checkpoint);
+      this.o.resumed && (this.position < this.o.prunedThrough || this.position > this.o.checkpoint);
     if (unanswerable) {
       head += frame(
         'reset',
         {
           reason:
-            this.after > this.o.checkpoint
+            this.position > this.o.checkpoint
               ? "your Last-Event-ID is past this read model's checkpoint; reload the read model"
               : 'changes after your Last-Event-ID were pruned; reload the read model',
           checkpoint: this.o.checkpoint.toString(),
         },
         this.o.checkpoint,
       );
-      this.after = this.o.checkpoint;
+      this.position = this.o.checkpoint;
     } else {
       const ready = {
         feed: this.o.feed,
         tenant: this.o.tenant,
         checkpoint: this.o.checkpoint.toString(),
-        resumedAfter: this.o.resumed ? this.after.toString() : null,
+        resumedAfter: this.o.resumed ? this.position.toString() : null,
       };
-      head += frame('ready', ready, this.o.resumed ? undefined : this.after);
+      head += frame('ready', ready, this.o.resumed ? undefined : this.position);
     }
     res.write(head);
-    this.timers.push(setInterval(() => this.wake(), this.o.pollMs ?? 1000));
-    this.timers.push(setInterval(() => void this.send(': keep-alive\n\n'), this.o.heartbeatMs ?? 15_000));
-    for (const t of this.timers) t.unref();
-    this.wake();
+    this.heartbeat = setInterval(() => void res.write(': keep-alive\n\n'), this.o.heartbeatMs ?? 15_000);
+    this.heartbeat.unref();
   }
 
-  /** New changes may exist: read and send them (coalesced while a read is running). */
-  wake(): void {
-    if (this.closed) return;
-    if (this.pumping) {
-      this.dirty = true;
-      return;
-    }
-    void this.pump();
+  write(text: string, through: bigint): boolean {
+    if (this.ended) return true;
+    if (text) this.o.res.write(text);
+    if (through > this.position) this.position = through;
+    return this.o.res.writableLength <= MAX_BUFFERED_BYTES;
+  }
+
+  drained(): Promise<void> {
+    const { res } = this.o;
+    if (this.ended || res.writableLength === 0 || !res.writableNeedDrain) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
   }
 
   /**
@@ -116,56 +154,11 @@ export class SseSession {
    * `shutdown` when the server stops, so a client knows to reconnect rather than seeing a reset.
    */
   close(final?: { readonly event: string; readonly data: unknown }): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const t of this.timers) clearInterval(t);
+    if (this.ended) return;
+    this.ended = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
     if (!this.o.res.writableEnded)
       this.o.res.end(final && this.o.res.headersSent ? frame(final.event, final.data) : undefined);
     this.o.onClose();
   }
-
-  private async pump(): Promise<void> {
-    this.pumping = true;
-    try {
-      do {
-        this.dirty = false;
-        for (;;) {
-          const changes = await this.o.read(this.after, PAGE);
-          for (const change of changes) {
-            if (this.closed) return;
-            if (this.o.filter(change))
-              await this.send(
-                frame(change.type, { ...change.data, position: change.position.toString() }, change.position),
-              );
-            this.after = change.position;
-          }
-          if (changes.length < PAGE) break;
-        }
-      } while (this.dirty && !this.closed);
-    } catch {
-      // The database is unavailable: keep the connection; the next poll retries from `after`.
-    } finally {
-      this.pumping = false;
-    }
-  }
-
-  private async send(text: string): Promise<void> {
-    if (this.closed) return;
-    if (!this.o.res.write(text)) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.o.res.off('drain', done);
-          this.o.res.off('close', done);
-          resolve();
-        };
-        this.o.res.on('drain', done);
-        this.o.res.on('close', done);
-      });
-    }
-  }
-}
-
-/** One SSE event block; `id` omitted when undefined. */
-function frame(event: string, data: unknown, id?: bigint): string {
-  return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }

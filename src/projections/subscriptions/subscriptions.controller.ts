@@ -10,6 +10,7 @@ import { LEDGER_CONFIG } from '../../config/config.token.js';
 import type { LedgerConfig } from '../../config/ledger-config.js';
 import { CONFLICTS_FEED } from '../conflicts/conflicts-read-model.js';
 import { checkpointStore } from '../core/checkpoint-store.js';
+import { stableJson } from '../core/stable-json.js';
 import { EVENT_ID_MESSAGE, isEventId } from '../http/dto/event-id.js';
 import { readableTenant } from '../http/tenant-param.js';
 import { METRICS_FEED } from '../metrics/metrics-read-model.js';
@@ -20,8 +21,9 @@ import {
   ReviewChangesQueryDto,
   SubscriptionQueryDto,
 } from '../http/dto/subscription-queries.dto.js';
-import { ChangeHub } from './change-hub.js';
+import { ChangeHub, type SubscriptionSlot } from './change-hub.js';
 import { type ChangeFilter, changeFilter } from './change-filters.js';
+import { KeyRevocationWatch } from './key-revocation-watch.js';
 import { SseSession } from './sse-session.js';
 
 /**
@@ -29,19 +31,27 @@ import { SseSession } from './sse-session.js';
  * is the global position of the change (the checkpoint); reconnect with `Last-Event-ID` (or
  * `?lastEventId=`) to receive every row changed after it, in its latest state. A new subscriber first gets `ready`
  * with the current checkpoint as its id; a resume from before pruned history gets `reset`.
- * Open subscriptions per API key are capped (429 `rate-limited`); each re-checks its key every
- * `sseKeyRecheckMs` and ends once the key is revoked.
+ * Open subscriptions per API key are capped (429 `rate-limited`), and so are those of the process
+ * (503 `too-many-subscriptions`); each re-checks its key every
+ * `sseKeyRecheckMs` (one look-up per key, not per subscription) and ends once the key is revoked.
  */
 @ApiTags('subscriptions')
 @Controller('v1/tenants/:tenant')
 export class SubscriptionsController {
+  private readonly revocations: KeyRevocationWatch;
+
   constructor(
     private readonly runtime: ProjectionRuntime,
     private readonly hub: ChangeHub,
     private readonly limiter: SseConnectionLimiter,
-    private readonly keys: ApiKeyService,
-    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
-  ) {}
+    keys: ApiKeyService,
+    @Inject(LEDGER_CONFIG) config: LedgerConfig,
+  ) {
+    this.revocations = new KeyRevocationWatch(async (id) => {
+      const key = await keys.find(id);
+      return key !== null && key.revokedAt === null;
+    }, config.sseKeyRecheckMs);
+  }
 
   @Get('operations/changes')
   @RequireRole('auditor', 'operator')
@@ -50,7 +60,7 @@ export class SubscriptionsController {
   })
   @ApiEventStream('`operation` events, each a status row as GET …/operations lists it')
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id' })
-  @ApiProblems('forbidden-tenant')
+  @ApiProblems('forbidden-tenant', 'too-many-subscriptions')
   operations(
     @Param('tenant') tenant: string,
     @Query() q: OperationChangesQueryDto,
@@ -69,7 +79,7 @@ export class SubscriptionsController {
   })
   @ApiEventStream('`review` events { change: added | updated | removed, … } of review-queue items')
   @ApiHeader({ name: 'Last-Event-ID', required: false })
-  @ApiProblems('forbidden-tenant')
+  @ApiProblems('forbidden-tenant', 'too-many-subscriptions')
   reviewQueue(
     @Param('tenant') tenant: string,
     @Query() q: ReviewChangesQueryDto,
@@ -94,7 +104,7 @@ export class SubscriptionsController {
   @ApiOperation({ summary: 'Metrics updates (SSE `metrics` events with the new hour and day counters)' })
   @ApiEventStream('`metrics` events with the new hour and day counters')
   @ApiHeader({ name: 'Last-Event-ID', required: false })
-  @ApiProblems('forbidden-tenant')
+  @ApiProblems('forbidden-tenant', 'too-many-subscriptions')
   metrics(
     @Param('tenant') tenant: string,
     @Query() q: SubscriptionQueryDto,
@@ -110,7 +120,7 @@ export class SubscriptionsController {
   @ApiOperation({ summary: 'New payload conflicts (SSE `conflict` events)' })
   @ApiEventStream('`conflict` events, each a conflict as GET …/conflicts lists it')
   @ApiHeader({ name: 'Last-Event-ID', required: false })
-  @ApiProblems('forbidden-tenant')
+  @ApiProblems('forbidden-tenant', 'too-many-subscriptions')
   conflicts(
     @Param('tenant') tenant: string,
     @Query() q: SubscriptionQueryDto,
@@ -155,12 +165,18 @@ export class SubscriptionsController {
     const record = await checkpointStore.load(this.runtime.db.executor, projection);
     const model = this.runtime.model(projection);
     if (!record || !model) throw new Error(`Read model ${projection} is not installed`);
-    const sql = this.runtime.db.executor;
     const lease = this.limiter.acquire(caller);
+    let slot: SubscriptionSlot;
+    try {
+      slot = this.hub.admit();
+    } catch (err) {
+      lease.release();
+      throw err;
+    }
     reply.hijack(); // the session writes the stream to the Node.js response
     const session: SseSession = new SseSession({
       res: reply.raw,
-      read: (after, limit) => model.readFeed(sql, feed, tenant, after, limit),
+      projection,
       feed,
       tenant,
       after: lastEventId !== undefined ? BigInt(lastEventId) : record.position,
@@ -168,24 +184,19 @@ export class SubscriptionsController {
       checkpoint: record.position,
       prunedThrough: record.changesPrunedThrough,
       filter: changeFilter(filter),
+      filterKey: stableJson(filter),
       onClose: () => {
-        clearInterval(keyCheck);
+        unwatch();
         lease.release();
+        slot.release();
         this.hub.remove(session);
       },
     });
-    // A subscription outlives the request that authenticated it: end it once its key is revoked.
-    const keyCheck = setInterval(() => {
-      if (caller.keyId === 'anonymous') return;
-      this.keys
-        .find(caller.keyId)
-        .then((key) => {
-          if (!key || key.revokedAt !== null) session.close();
-        })
-        .catch(() => undefined);
-    }, this.config.sseKeyRecheckMs);
-    keyCheck.unref();
-    this.hub.add(session);
+    const unwatch =
+      caller.keyId === 'anonymous'
+        ? () => undefined
+        : this.revocations.watch(caller.keyId, () => session.close());
     session.start();
+    this.hub.add(session, record.position);
   }
 }

@@ -1,0 +1,192 @@
+/**
+ * Claims/s with many live subscribers, over real HTTP (`npm run bench:fanout -- [--stores
+ * pglite,postgres] [--subscribers 40,2000] [--seconds 20] [--loops 4] [--pg-url URL] [--main
+ * another build's dist/server/main.js]`).
+ *
+ * For each store and subscriber count: a fresh ledger server process (`dist/server/main.js`, the
+ * lease sweeper off so that no expiry adds changes), a subscriber process holding that many SSE
+ * subscriptions to the tenant's status feed, the server's CPU over 5 s idle, then a separate load
+ * process running `loops` claim loops of new keys for `seconds`. Afterwards every subscriber must
+ * have received one `operation` event per claim (counted); the row fails otherwise. Prints a
+ * Markdown table and the ratio of claims/s with the most subscribers to that with the fewest
+ * (goal ≥ 0.8×) per store.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { processCpuMs } from './http/process-cpu.js';
+import { createBenchKey, startLedgerServer } from './http/ledger-server.js';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+interface Row {
+  readonly store: string;
+  readonly subscribers: number;
+  readonly claimsPerS: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly idleCores: number;
+  readonly loadCores: number;
+  /** The subscriber process's cores under load (it shares the machine with the server). */
+  readonly subscriberCores: number;
+  /** Server CPU per claim under load, ms (includes the projector and the fan-out). */
+  readonly cpuMsPerClaim: number;
+  /** The machine's 1-minute load average at the end of the load. */
+  readonly loadAverage: number;
+  readonly delivered: string;
+}
+
+/** The next IPC message of `child` that satisfies `accept` (rejects when it exits first). */
+function message<T>(child: ChildProcess, accept: (m: any) => boolean = () => true): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: unknown) => {
+      if (!accept(m)) return;
+      child.off('message', onMessage);
+      resolve(m as T);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`${child.spawnfile} exited (${code})`)));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function run(
+  store: 'pglite' | 'postgres',
+  subscribers: number,
+  o: { seconds: number; loops: number; pgUrl: string; workDir: string; main?: string },
+): Promise<Row> {
+  const server = await startLedgerServer({
+    name: `fanout-${store}-${subscribers}`,
+    store,
+    projector: true,
+    pgAdminUrl: o.pgUrl,
+    workDir: o.workDir,
+    workerKeys: 1,
+    main: o.main,
+    env: {
+      LEDGER_RATE_LIMIT: '0',
+      LEDGER_MAX_SSE_PER_KEY: '10000',
+      LEDGER_MAX_SUBSCRIPTIONS: '10000',
+      LEDGER_SWEEP_INTERVAL_MS: '0',
+    },
+  });
+  const children: ChildProcess[] = [];
+  try {
+    const auditor = await createBenchKey(server.process.url, server.adminToken, 'fanout-auditor', [
+      'auditor',
+    ]);
+    const subs = fork(here('./fanout/subscribers.js'), [server.process.url, auditor, String(subscribers)], {
+      execArgv: [],
+    });
+    children.push(subs);
+    const opened = await message<{ ready: number; refusedStatuses: number[] }>(subs);
+    if (opened.ready !== subscribers)
+      throw new Error(`${opened.ready} of ${subscribers} subscriptions opened: ${opened.refusedStatuses}`);
+    await sleep(2000);
+    const idleFrom = processCpuMs(server.process.pid) ?? 0;
+    await sleep(5000);
+    const idleCores = ((processCpuMs(server.process.pid) ?? 0) - idleFrom) / 5000;
+
+    const loadFrom = processCpuMs(server.process.pid) ?? 0;
+    const subsFrom = processCpuMs(subs.pid!) ?? 0;
+    const started = Date.now();
+    const load = fork(
+      here('./fanout/claim-loops.js'),
+      [
+        server.process.url,
+        server.workerTokens[0]!,
+        String(o.loops),
+        String(o.seconds),
+        `${store}${subscribers}`,
+      ],
+      { execArgv: [] },
+    );
+    children.push(load);
+    const result = await message<{ claims: number; refused: number; p50Ms: number; p99Ms: number }>(load);
+    const elapsed = Date.now() - started;
+    const serverCpuMs = (processCpuMs(server.process.pid) ?? 0) - loadFrom;
+    const subscriberCores = ((processCpuMs(subs.pid!) ?? 0) - subsFrom) / elapsed;
+    const loadAverage = loadavg()[0]!;
+
+    // Every subscriber must receive every claim's status change (counted), however late.
+    let report = { min: 0, max: 0, total: 0 };
+    const deadline = Date.now() + 120_000;
+    do {
+      await sleep(500);
+      subs.send('report');
+      report = await message(subs, (m) => typeof m === 'object' && m !== null && 'min' in m);
+    } while (report.min < result.claims && Date.now() < deadline);
+    const delivered =
+      report.min === result.claims && report.max === result.claims
+        ? `all ${subscribers} × ${result.claims}`
+        : `MISMATCH min ${report.min} max ${report.max} of ${result.claims}`;
+    return {
+      store,
+      subscribers,
+      claimsPerS: result.claims / o.seconds,
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+      idleCores,
+      loadCores: serverCpuMs / elapsed,
+      subscriberCores,
+      cpuMsPerClaim: result.claims ? serverCpuMs / result.claims : 0,
+      loadAverage,
+      delivered: result.refused ? `${delivered}; ${result.refused} refused claims` : delivered,
+    };
+  } finally {
+    for (const c of children) c.kill('SIGKILL');
+    await server.stop();
+  }
+}
+
+const { values } = parseArgs({
+  options: {
+    stores: { type: 'string', default: 'pglite,postgres' },
+    subscribers: { type: 'string', default: '40,2000' },
+    seconds: { type: 'string', default: '20' },
+    loops: { type: 'string', default: '4' },
+    'pg-url': { type: 'string' },
+    main: { type: 'string' },
+  },
+});
+const pgUrl =
+  values['pg-url'] ?? process.env['LEDGER_BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const workDir = mkdtempSync(join(tmpdir(), 'ledger-fanout-'));
+const rows: Row[] = [];
+try {
+  for (const store of values.stores.split(',') as ('pglite' | 'postgres')[]) {
+    for (const n of values.subscribers.split(',').map(Number)) {
+      const row = await run(store, n, {
+        seconds: Number(values.seconds),
+        loops: Number(values.loops),
+        pgUrl,
+        workDir,
+      });
+      rows.push(row);
+      console.error(JSON.stringify(row));
+    }
+  }
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}
+console.log(
+  '| store | subscribers | claims/s | p50 ms | p99 ms | server cores idle | server cores under load | server CPU ms per claim | subscriber process cores | load average | delivered |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+for (const r of rows) {
+  console.log(
+    `| ${r.store} | ${r.subscribers} | ${r.claimsPerS.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p99Ms.toFixed(1)} | ${r.idleCores.toFixed(3)} | ${r.loadCores.toFixed(2)} | ${r.cpuMsPerClaim.toFixed(1)} | ${r.subscriberCores.toFixed(2)} | ${r.loadAverage.toFixed(1)} | ${r.delivered} |`,
+  );
+}
+for (const store of new Set(rows.map((r) => r.store))) {
+  const of = rows.filter((r) => r.store === store).sort((a, b) => a.subscribers - b.subscribers);
+  if (of.length < 2) continue;
+  const ratio = of.at(-1)!.claimsPerS / of[0]!.claimsPerS;
+  console.log(
+    `\n${store}: claims/s with ${of.at(-1)!.subscribers} subscribers = ${ratio.toFixed(2)}× with ${of[0]!.subscribers} (goal ≥ 0.8×)`,
+  );
+}

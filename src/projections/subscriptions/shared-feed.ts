@@ -1,0 +1,204 @@
+import type { StoredChange } from '../core/read-model.js';
+import type { FeedSubscriber } from './feed-subscriber.js';
+import { changeFrame } from './sse-frame.js';
+
+/** Reads a feed's changes after a position, oldest first, at most `limit` (ReadModel.readFeed). */
+export type FeedRead = (after: bigint, limit: number) => Promise<StoredChange[]>;
+
+/** Changes per read. */
+const PAGE = 200;
+
+/**
+ * Writes per second one feed's fan-out aims to stay under: with N subscribers, reads start at
+ * least N / this seconds apart (changes in between arrive together, coalesced per row as the feed
+ * always does), so thousands of subscribers delay their changes a little instead of turning every
+ * projector batch into thousands of socket writes.
+ */
+export const FAN_OUT_WRITES_PER_S = 10_000;
+
+/**
+ * One feed of one tenant (a read model's feed), read once for all its subscribers in this
+ * process: a shared cursor (`head`) reads the changes after it when woken (a projector batch
+ * committed, or the fallback poll) and hands each page to every *joined* subscriber — one read
+ * per page whatever the number of subscribers; the text of a page is built once per filter.
+ *
+ * A subscriber behind the cursor (it resumed from an older Last-Event-ID, or its client was too
+ * slow and its buffer passed its bound) *catches up* on its own reads from its position until it
+ * reaches the cursor, then joins. A subscriber at or past the cursor joins at once and skips the
+ * changes at or before its position. This keeps each subscriber's stream exactly what its own
+ * reads would give (docs/api.md, Subscriptions): every row changed after its position, in
+ * position order, none twice — the feed's rows are committed with the checkpoint in position
+ * order, so a read from a position sees every change after it.
+ */
+export class SharedFeed {
+  private head: bigint;
+  private readonly joined = new Set<FeedSubscriber>();
+  private readonly catching = new Set<FeedSubscriber>();
+  private pumping = false;
+  private dirty = false;
+  private lastRead = 0;
+  private wakeWaiters: (() => void)[] = [];
+  private readonly poll: NodeJS.Timeout;
+
+  /**
+   * @param read the feed's read of this tenant.
+   * @param start where the cursor starts: the read model's checkpoint when the first subscriber came.
+   * @param pollMs fallback poll (ms) when no change signal arrives.
+   * @param writesPerS see {@link FAN_OUT_WRITES_PER_S}; Infinity reads on every wake at once.
+   */
+  constructor(
+    private readonly read: FeedRead,
+    start: bigint,
+    pollMs: number,
+    private readonly writesPerS = FAN_OUT_WRITES_PER_S,
+  ) {
+    this.head = start;
+    this.poll = setInterval(() => this.wake(), pollMs);
+    this.poll.unref();
+  }
+
+  /** Subscribers joined or catching up. */
+  get size(): number {
+    return this.joined.size + this.catching.size;
+  }
+
+  /** Adds a started subscriber: it joins the cursor, or catches up first when behind it. */
+  add(subscriber: FeedSubscriber): void {
+    if (subscriber.closed) return;
+    if (subscriber.after >= this.head) this.joined.add(subscriber);
+    else void this.catchUp(subscriber);
+    this.wake();
+  }
+
+  /** Forgets a subscriber (closed). */
+  remove(subscriber: FeedSubscriber): void {
+    this.joined.delete(subscriber);
+    this.catching.delete(subscriber);
+  }
+
+  /** Stops the poll (no subscriber left). */
+  stop(): void {
+    clearInterval(this.poll);
+    this.joined.clear();
+    this.catching.clear();
+    this.release();
+  }
+
+  /** New changes may exist: read them once for every joined subscriber (coalesced while reading). */
+  wake(): void {
+    this.release();
+    if (this.pumping) {
+      this.dirty = true;
+      return;
+    }
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      do {
+        const pace = this.lastRead + (this.joined.size * 1000) / this.writesPerS - Date.now();
+        if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace).unref());
+        this.dirty = false;
+        this.lastRead = Date.now();
+        for (;;) {
+          const changes = await this.read(this.head, PAGE);
+          const last = changes.at(-1);
+          if (last) this.fanOut(changes, last.position);
+          if (changes.length < PAGE) break;
+        }
+      } while (this.dirty);
+    } catch {
+      // The database is unavailable: the subscribers keep their connections; the next wake retries.
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Hands one page to every joined subscriber and moves the cursor to its last change. */
+  private fanOut(changes: readonly StoredChange[], through: bigint): void {
+    const frames = changes.map(changeFrame);
+    const byFilter = new Map<string, string>();
+    for (const s of this.joined) {
+      if (s.closed) {
+        this.joined.delete(s);
+        continue;
+      }
+      let text: string;
+      if (s.after <= this.head) {
+        text = byFilter.get(s.filterKey) ?? textFor(s, changes, frames);
+        byFilter.set(s.filterKey, text);
+      } else {
+        text = textFor(s, changes, frames); // joined ahead of the cursor: skip what it has seen
+      }
+      if (!s.write(text, through)) {
+        this.joined.delete(s);
+        void this.catchUp(s);
+      }
+    }
+    this.head = through;
+  }
+
+  /**
+   * Reads for one subscriber from its own position until it reaches the cursor, then joins it.
+   * It may also join behind the cursor after a read that returned all it had (a short page)
+   * while the cursor stood still: that read saw every row after its position, and rows up to
+   * the cursor cannot appear later (new changes commit after the checkpoint). The cursor starts
+   * at a checkpoint, which need not be a position of this feed's rows.
+   */
+  private async catchUp(s: FeedSubscriber): Promise<void> {
+    this.catching.add(s);
+    try {
+      await s.drained();
+      while (!s.closed && this.catching.has(s)) {
+        if (s.after >= this.head) {
+          this.join(s);
+          return;
+        }
+        const headBefore = this.head;
+        let changes: StoredChange[];
+        try {
+          changes = await this.read(s.after, PAGE);
+        } catch {
+          await this.nextWake(); // the database is unavailable: retry on the next wake
+          continue;
+        }
+        if (s.closed) return;
+        const last = changes.at(-1);
+        if (last && !s.write(textFor(s, changes, changes.map(changeFrame)), last.position)) {
+          await s.drained();
+          continue;
+        }
+        if (changes.length < PAGE && this.head === headBefore) {
+          this.join(s);
+          return;
+        }
+      }
+    } finally {
+      if (s.closed) this.catching.delete(s);
+    }
+  }
+
+  private join(s: FeedSubscriber): void {
+    this.catching.delete(s);
+    this.joined.add(s);
+  }
+
+  private nextWake(): Promise<void> {
+    return new Promise((resolve) => this.wakeWaiters.push(resolve));
+  }
+
+  private release(): void {
+    for (const resolve of this.wakeWaiters.splice(0)) resolve();
+  }
+}
+
+/** The blocks of the changes after `s.after` that its filter accepts. */
+function textFor(s: FeedSubscriber, changes: readonly StoredChange[], frames: readonly string[]): string {
+  let text = '';
+  changes.forEach((change, i) => {
+    if (change.position > s.after && s.accepts(change)) text += frames[i]!;
+  });
+  return text;
+}

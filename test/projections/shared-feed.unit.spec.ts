@@ -1,0 +1,181 @@
+// One feed, many subscribers: the shared cursor reads each change once for all of them, and every
+// subscriber — live, resumed from an older position, or too slow for a while — still receives
+// every change after its position exactly once, in position order.
+import type { StoredChange } from '../../src/projections/core/read-model.js';
+import type { FeedSubscriber } from '../../src/projections/subscriptions/feed-subscriber.js';
+import { SharedFeed } from '../../src/projections/subscriptions/shared-feed.js';
+
+/** A feed's rows as the read model holds them: one change per position, read like readFeed. */
+class FakeFeed {
+  readonly changes: StoredChange[] = [];
+  reads = 0;
+  private next = 1n;
+
+  append(count: number): void {
+    for (let i = 0; i < count; i++) {
+      const position = this.next++;
+      const state = position % 2n === 0n ? 'confirmed' : 'in_progress';
+      this.changes.push({ feed: 'operations', tenant: 't', position, type: 'operation', data: { state } });
+    }
+  }
+
+  /** Events of other tenants or feeds: the checkpoint moves, this feed gets no row. */
+  skipTo(position: bigint): void {
+    this.next = position + 1n;
+  }
+
+  read = async (after: bigint, limit: number): Promise<StoredChange[]> => {
+    this.reads++;
+    await Promise.resolve();
+    return this.changes.filter((c) => c.position > after).slice(0, limit);
+  };
+}
+
+/** A subscriber that records the positions it was sent; `slow` makes its buffer report full once. */
+class Recorder implements FeedSubscriber {
+  readonly got: bigint[] = [];
+  closed = false;
+  constructor(
+    public after: bigint,
+    readonly filterKey = '{}',
+    private slowOnce = false,
+    private readonly drainMs = 5,
+  ) {}
+  accepts(change: StoredChange): boolean {
+    return this.filterKey === '{}' || change.data.state === JSON.parse(this.filterKey).state;
+  }
+  write(text: string, through: bigint): boolean {
+    for (const m of text.matchAll(/^id: (\d+)$/gm)) this.got.push(BigInt(m[1]!));
+    this.after = through;
+    const full = this.slowOnce;
+    this.slowOnce = false;
+    return !full;
+  }
+  drained(): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, this.drainMs));
+  }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => BigInt(from + i));
+
+it('reads each projected batch once for 500 subscribers, and each receives every change', async () => {
+  const feed = new FakeFeed();
+  feed.append(10);
+  const shared = new SharedFeed(feed.read, 10n, 60_000, Infinity);
+  const live = Array.from({ length: 500 }, () => new Recorder(10n));
+  for (const s of live) shared.add(s);
+  await settle();
+  feed.reads = 0;
+  for (let batch = 0; batch < 5; batch++) {
+    feed.append(4);
+    shared.wake();
+    await settle();
+  }
+  shared.stop();
+  expect(feed.reads).toBe(5);
+  for (const s of live) expect(s.got).toEqual(range(11, 30));
+});
+
+it('paces its reads by the number of subscribers, so a burst of batches costs few fan-outs', async () => {
+  const feed = new FakeFeed();
+  const shared = new SharedFeed(feed.read, 0n, 60_000, 1_000); // 500 subscribers: reads ≥ 500 ms apart
+  const live = Array.from({ length: 500 }, () => new Recorder(0n));
+  for (const s of live) shared.add(s);
+  await settle();
+  feed.reads = 0;
+  for (let batch = 0; batch < 10; batch++) {
+    feed.append(2);
+    shared.wake();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  shared.stop();
+  expect(feed.reads).toBeLessThanOrEqual(2); // unpaced: one per wake, 10
+  for (const s of live) expect(s.got).toEqual(range(1, 20));
+});
+
+it('a subscriber behind the cursor catches up on its own reads, then joins; filters apply per subscriber', async () => {
+  const feed = new FakeFeed();
+  feed.append(450); // more than one page behind
+  const shared = new SharedFeed(feed.read, 450n, 60_000);
+  const live = new Recorder(450n);
+  const confirmedOnly = new Recorder(450n, JSON.stringify({ state: 'confirmed' }));
+  shared.add(live);
+  shared.add(confirmedOnly);
+  const resumed = new Recorder(5n);
+  shared.add(resumed);
+  feed.append(3);
+  shared.wake();
+  await settle();
+  feed.append(3);
+  shared.wake();
+  await settle();
+  shared.stop();
+  expect(resumed.got).toEqual(range(6, 456));
+  expect(live.got).toEqual(range(451, 456));
+  expect(confirmedOnly.got).toEqual([452n, 454n, 456n]);
+});
+
+it('a slow subscriber leaves the cursor, catches up after its buffer drained, and misses nothing', async () => {
+  const feed = new FakeFeed();
+  const shared = new SharedFeed(feed.read, 0n, 60_000);
+  const fast = new Recorder(0n);
+  const slow = new Recorder(0n, '{}', true, 100);
+  shared.add(fast);
+  shared.add(slow);
+  feed.append(3);
+  shared.wake();
+  await settle();
+  feed.append(3); // arrives while the slow one is draining, off the cursor
+  shared.wake();
+  await settle();
+  expect(slow.got).toEqual(range(1, 3)); // still draining; the fast one was not held back
+  expect(fast.got).toEqual(range(1, 6));
+  feed.append(2);
+  shared.wake();
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  shared.stop();
+  expect(fast.got).toEqual(range(1, 8));
+  expect(slow.got).toEqual(range(1, 8));
+});
+
+it('a subscriber that joins ahead of the cursor gets only the changes after its own position', async () => {
+  const feed = new FakeFeed();
+  feed.append(5);
+  const shared = new SharedFeed(feed.read, 2n, 60_000); // the cursor is behind: changes 3..5 unread
+  const behind = new Recorder(2n);
+  shared.add(behind);
+  const ahead = new Recorder(4n);
+  shared.add(ahead);
+  await settle();
+  shared.stop();
+  expect(behind.got).toEqual(range(3, 5));
+  expect(ahead.got).toEqual([5n]);
+});
+
+it('a subscriber behind the cursor with no rows in between joins after one read, not one per wake', async () => {
+  const feed = new FakeFeed();
+  feed.append(5);
+  feed.skipTo(10n); // checkpoint 10: positions 6..10 were other tenants' events
+  const shared = new SharedFeed(feed.read, 10n, 60_000, Infinity); // opened at checkpoint 10
+  const first = new Recorder(10n);
+  shared.add(first);
+  const opened = new Recorder(7n); // loaded checkpoint 7 before the projector moved on
+  shared.add(opened);
+  await settle();
+  feed.reads = 0;
+  for (let poll = 0; poll < 3; poll++) {
+    shared.wake(); // idle polls: nothing new
+    await settle();
+  }
+  for (let batch = 0; batch < 5; batch++) {
+    feed.append(1);
+    shared.wake();
+    await settle();
+  }
+  shared.stop();
+  expect(feed.reads).toBe(8); // one per wake
+  expect(opened.got).toEqual(range(11, 15));
+  expect(first.got).toEqual(range(11, 15));
+});
