@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Caller } from '../auth/index.js';
 import { problem } from '../common/problem.js';
 import { ProblemException } from '../common/problem.exception.js';
-import type { SqlExecutor } from '../event-store/sql-executor.js';
+import type { SqlExecutor, SqlQueryable } from '../event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { runOptionsOf, sourceLayoutOf } from './http/run-options.js';
@@ -98,8 +98,8 @@ export class ReconciliationService {
         readRecords(body, format, this.limits.maxRecordBytes),
         (record) => destinationRow(record, options, this.limits.maxCellChars, format),
         (batch) =>
-          this.spill(tenant, id, batch.length, encodeDestinationRows(batch), (encoded) =>
-            spillDestinationRows(this.sql, id, encoded),
+          this.spill(tenant, id, batch.length, encodeDestinationRows(batch), (tx, encoded) =>
+            spillDestinationRows(tx, id, encoded),
           ),
         this.limits,
         'destination export',
@@ -148,8 +148,8 @@ export class ReconciliationService {
           readRecords(body, format, this.limits.maxRecordBytes),
           (record) => sourceRow(record, layout, this.limits.maxCellChars),
           (batch) =>
-            this.spill(tenant, id, batch.length, encodeSourceRows(batch), (encoded) =>
-              spillSourceRows(this.sql, id, encoded),
+            this.spill(tenant, id, batch.length, encodeSourceRows(batch), (tx, encoded) =>
+              spillSourceRows(tx, id, encoded),
             ),
           this.limits,
           'source intents upload',
@@ -186,7 +186,8 @@ export class ReconciliationService {
   /**
    * Writes one batch of an upload once it fits: within the tenant's bounds (counting what its
    * runs keep, this upload's earlier batches included) and with room on the volume; then counts
-   * it on the run and extends the upload's lease.
+   * it on the run and extends the upload's lease — in one transaction under the tenant's spill
+   * lock, so racing uploads cannot together go past the bound.
    * @throws ProblemException 413 naming the bound; DiskFloorError.
    */
   private async spill(
@@ -194,15 +195,18 @@ export class ReconciliationService {
     id: string,
     rows: number,
     encoded: string,
-    write: (encoded: string) => Promise<void>,
+    write: (tx: SqlQueryable, encoded: string) => Promise<void>,
   ): Promise<void> {
     const batch = { rows, bytes: Buffer.byteLength(encoded) };
-    const over = tenantBoundProblem(tenant, await tenantStorage.kept(this.sql, tenant), batch, this.bounds);
-    if (over) throw over;
-    const low = diskFloorReason(await this.sql.freeSpace?.(), this.bounds.diskHeadroomBytes);
-    if (low) throw new DiskFloorError(low);
-    await write(encoded);
-    await tenantStorage.add(this.sql, id, this.runner.holder, batch);
+    await this.sql.transaction(async (tx) => {
+      await tenantStorage.lock(tx, tenant);
+      const over = tenantBoundProblem(tenant, await tenantStorage.kept(tx, tenant), batch, this.bounds);
+      if (over) throw over;
+      const low = diskFloorReason(await this.sql.freeSpace?.(), this.bounds.diskHeadroomBytes);
+      if (low) throw new DiskFloorError(low);
+      await write(tx, encoded);
+      await tenantStorage.add(tx, id, this.runner.holder, batch);
+    });
   }
 
   /** Runs `step` before the upload is read; when it fails, stops the upload (its rest is discarded). */

@@ -105,6 +105,31 @@ describe.each<Framework>(['nestjs', 'fastify', 'express'])('%s adapter', (framew
     expect(runs()).toBe(before + 1);
   });
 
+  it('§2.6 Enforcement: a client that gives up and retries while the first request runs gets 409, and the handler runs once', async () => {
+    const key = freshKey();
+    const slow = { ...order, mode: 'slow' };
+    const before = runs();
+    const gaveUp = await fetch(`${a.url}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant': 'acme', 'idempotency-key': key },
+      body: JSON.stringify(slow),
+      signal: AbortSignal.timeout(50),
+    }).then(
+      () => 'answered',
+      () => 'gave up',
+    );
+    expect(gaveUp).toBe('gave up');
+    await new Promise((r) => setTimeout(r, 50));
+    const retry = await sendOrder(a.url, key, slow);
+    expect(retry.status).toBe(409);
+    expect(JSON.parse(retry.text)).toMatchObject({ code: 'in-progress' });
+    await new Promise((r) => setTimeout(r, 600));
+    const replay = await sendOrder(b.url, key, slow);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(runs()).toBe(before + 1);
+  });
+
   it('§2.7 Error Scenarios: the key reused with another payload → 422 naming both fingerprints', async () => {
     const key = freshKey();
     await sendOrder(a.url, key, order);

@@ -115,6 +115,18 @@ describe('status view', () => {
     expect((await c.get(`/v1/tenants/${T}/operations?changedSince=yesterday`)).body.errors[0].field).toBe(
       'changedSince',
     );
+    // forged cursors the store cannot cast: 400 naming cursor on every paged route, never 500
+    const forged = (values: string[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
+    for (const path of [
+      `operations?cursor=${forged(['99999999999999999999'])}`,
+      `conflicts?cursor=${forged(['-99999999999999999999'])}`,
+      `review-queue?cursor=${forged(['1', '------------------------------------', 'unknown'])}`,
+      `metrics?cursor=${forged(['0', 'invoice.create'])}`,
+      `reconciliation?action=invoice.create&cursor=${forged(['2026-01-01T00:00:00.000Z', 'x'])}`,
+    ]) {
+      const refused = await c.get(`/v1/tenants/${T}/${path}`);
+      expect([path, refused.status, refused.body.errors?.[0]?.field]).toEqual([path, 400, 'cursor']);
+    }
     const foreign = await otherTenant.client.get(`/v1/tenants/${T}/operations`);
     expect(foreign.status).toBe(403);
     expect(foreign.body.code).toBe('forbidden-tenant');

@@ -113,6 +113,22 @@ describe('uploads', () => {
     expect((await client.get('/v1/tenants/globex/reconciliations')).body.items).toHaveLength(1);
   });
 
+  it("holds the tenant's bound when uploads race: concurrent uploads never keep more than it together", async () => {
+    // one row fits the 100-byte bound, two do not: exactly one of the racing uploads may be kept
+    const client = new ReconcileClient(small.url, small.rootToken);
+    const kept = { awaitSource: 'true' }; // a waiting run keeps its rows
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        client.start('initech', kept, `id,reference\r\nR-${i},a\r\n`, 'text/csv'),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 413, 413, 413]);
+    const items = (await client.get('/v1/tenants/initech/reconciliations')).body.items as {
+      destinationRows: number;
+    }[];
+    expect(items.reduce((n, r) => n + r.destinationRows, 0)).toBe(1);
+  });
+
   it('refuses bad parameters with 400 naming them', async () => {
     const to = await operator.start(
       'acme',

@@ -1,4 +1,5 @@
 import type { ProblemException } from '../../common/problem.exception.js';
+import { unstorableStrings } from '../../common/unstorable-strings.js';
 import { validationProblem } from '../../common/validation.js';
 
 /** 400 `validation` naming `cursor`. */
@@ -32,7 +33,8 @@ export function decodeCursor(
     if (
       Array.isArray(values) &&
       arities.includes(values.length) &&
-      values.every((v) => typeof v === 'string' && v.length <= 1024)
+      values.every((v) => typeof v === 'string' && v.length <= 1024) &&
+      unstorableStrings(values).length === 0
     ) {
       return values as string[];
     }
@@ -42,11 +44,39 @@ export function decodeCursor(
   throw invalidCursor();
 }
 
+/** PostgreSQL's bigint range (its docs, "Numeric Types"): a position outside fails the cast. */
+const BIGINT_MIN = -(2n ** 63n);
+const BIGINT_MAX = 2n ** 63n - 1n;
+
 /**
- * Checks that a cursor value is a decimal position (a bigint).
+ * Checks that a cursor value is a decimal position within PostgreSQL's bigint.
  * @throws ProblemException 400 naming `cursor`.
  */
 export function cursorPosition(value: string): string {
   if (!/^-?\d{1,20}$/.test(value)) throw invalidCursor();
+  const n = BigInt(value);
+  if (n < BIGINT_MIN || n > BIGINT_MAX) throw invalidCursor();
+  return value;
+}
+
+/**
+ * Checks that a cursor value is an instant as the routes write them (`toISOString`, RFC 3339 UTC,
+ * years 0000–9999), so the store's `timestamptz` cast cannot refuse it.
+ * @throws ProblemException 400 naming `cursor`.
+ */
+export function cursorInstant(value: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.exec(value);
+  const t = Date.parse(value);
+  if (!m || Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== value.slice(0, 10))
+    throw invalidCursor();
+  return value;
+}
+
+/**
+ * Checks that a cursor value is a uuid in its canonical text form (RFC 9562 §4).
+ * @throws ProblemException 400 naming `cursor`.
+ */
+export function cursorUuid(value: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw invalidCursor();
   return value;
 }

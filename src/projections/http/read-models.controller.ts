@@ -9,7 +9,7 @@ import { metricsBuckets, metricsTotals } from '../metrics/metrics-queries.js';
 import { queryReviewQueue, summarizeReviewQueue } from '../operation-views/review-queue-queries.js';
 import { queryStatus } from '../operation-views/status-queries.js';
 import { ProjectionRuntime } from '../projection-runtime.js';
-import { cursorPosition, decodeCursor, encodeCursor, invalidCursor } from './cursor.js';
+import { cursorInstant, cursorPosition, cursorUuid, decodeCursor, encodeCursor } from './cursor.js';
 import { DEFAULT_PAGE_SIZE } from './dto/page-query.dto.js';
 import { decodeStatusCursor, encodeStatusCursor } from './status-cursor.js';
 import {
@@ -82,8 +82,10 @@ export class ReadModelsController {
     readableTenant(caller, tenant);
     const freshness = await this.runtime.freshnessOf('operations');
     const after = decodeCursor(q.cursor, 3);
-    if (after && (Number.isNaN(Date.parse(after[0]!)) || !/^[0-9a-f-]{36}$/.test(after[1]!)))
-      throw invalidCursor();
+    if (after) {
+      cursorInstant(after[0]!);
+      cursorUuid(after[1]!);
+    }
     const page = await queryReviewQueue(this.sql, {
       tenant,
       reason: q.reason,
@@ -144,7 +146,7 @@ export class ReadModelsController {
     const freshness = await this.runtime.freshnessOf('metrics');
     const scope = { tenant, bucket: q.bucket ?? 'day', action: q.action, from: q.from, to: q.to } as const;
     const after = decodeCursor(q.cursor, 2);
-    if (after && Number.isNaN(Date.parse(after[0]!))) throw invalidCursor();
+    if (after) cursorInstant(after[0]!);
     const { totals, byAction } = await metricsTotals(this.sql, scope);
     const page = await metricsBuckets(this.sql, scope, q.limit ?? DEFAULT_PAGE_SIZE, after);
     return {

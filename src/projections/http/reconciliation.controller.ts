@@ -20,7 +20,7 @@ import {
   type ReconciliationScope,
 } from '../operation-views/reconciliation-queries.js';
 import { ProjectionRuntime } from '../projection-runtime.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './cursor.js';
+import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from './cursor.js';
 import { DEFAULT_PAGE_SIZE } from './dto/page-query.dto.js';
 import { ReconciliationQueryDto } from './dto/read-model-queries.dto.js';
 import { assertTimeRange } from './dto/time-filters.js';
@@ -91,7 +91,10 @@ export class ReconciliationController {
       return;
     }
     const after = decodeCursor(q.cursor, 2);
-    if (after && Number.isNaN(Date.parse(after[0]!))) throw invalidCursor();
+    if (after) {
+      cursorInstant(after[0]!);
+      cursorUuid(after[1]!);
+    }
     const { totals, byAction } = await reconcile(sql, scope);
     const page = await reconciliationLines(sql, scope, q.limit ?? DEFAULT_PAGE_SIZE, after);
     void reply.send({

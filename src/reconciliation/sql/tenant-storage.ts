@@ -1,8 +1,20 @@
 import type { SqlQueryable } from '../../event-store/sql-executor.js';
 import type { Stored } from '../storage-bounds.js';
 
+/** Advisory lock class of a tenant's spill accounting (the key is the tenant's `hashtext`). */
+const SPILL_LOCK_CLASS = 1381253964;
+
 /** What a tenant's runs keep in the spill tables, counted against its bounds. */
 export const tenantStorage = {
+  /**
+   * Takes the tenant's spill lock until the transaction `tx` ends, so that counting what its runs
+   * keep, writing a batch and adding it happen as one step: concurrent uploads of one tenant (on
+   * any instance) cannot each see room for their batch and together go past the bound.
+   */
+  async lock(tx: SqlQueryable, tenant: string): Promise<void> {
+    await tx.query(`select pg_advisory_xact_lock(${SPILL_LOCK_CLASS}, hashtext($1))`, [tenant]);
+  },
+
   /** Rows and bytes spilled by the tenant's runs whose rows are still kept. */
   async kept(sql: SqlQueryable, tenant: string): Promise<Stored> {
     const { rows } = await sql.query<{ rows: string; bytes: string }>(

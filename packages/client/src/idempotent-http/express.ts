@@ -53,7 +53,11 @@ export function expressIdempotency(
           else if (typeof cb === 'function') (cb as () => void)();
           return true;
         }) as Write;
+        let gone: NodeJS.Timeout | undefined;
+        let ended = false;
         res.end = ((chunk?: unknown, encoding?: unknown) => {
+          ended = true;
+          clearTimeout(gone);
           if (chunk !== undefined && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
           resolve({
             kind: 'answer',
@@ -63,7 +67,21 @@ export function expressIdempotency(
           });
           return res;
         }) as End;
-        res.once('close', () => resolve({ kind: 'threw', error: new Error('the client went away') }));
+        // A client that gave up may retry at once: the handler still runs, so its answer is still
+        // recorded (the retry meanwhile gets 409 in-progress). Only a handler that does not answer
+        // within a lease after the client left is taken as failed, freeing the key.
+        res.once('close', () => {
+          if (ended) return;
+          gone = setTimeout(
+            () =>
+              resolve({
+                kind: 'threw',
+                error: new Error('the client went away; the handler did not answer'),
+              }),
+            options.leaseMs ?? 30_000,
+          );
+          gone.unref();
+        });
         next();
       });
     const facts = {

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { LedgerClient } from '../client.js';
-import { JobFailedError, LedgerRequestError } from '../errors.js';
+import { JobFailedError, LedgerRequestError, LedgerUnavailableError } from '../errors.js';
 import { canonicalKey, keyIssues } from '../key/operation-key.js';
 import type { OperationKey } from '../types.js';
 import { fingerprintInput } from './fingerprint-input.js';
@@ -141,12 +141,14 @@ export class IdempotencyGuard<Req> {
     const keep = this.options.keepHeaders ?? DEFAULT_KEPT_HEADERS;
     let captured: Captured | null = null;
     let recorded: HttpAnswer | null = null;
+    const waitMs = this.options.waitMs ?? 0;
+    const claiming = claimDeadline((this.options.claimTimeoutMs ?? 5_000) + waitMs);
     try {
-      const waitMs = this.options.waitMs ?? 0;
       const result = await this.client.runOnce(
         key,
         payload,
         async (op) => {
+          claiming.stop();
           captured = await run(guardedContext(idempotencyKey, op));
           if (captured.kind === 'threw') throw new HandlerThrew(captured.error);
           if (captured.status >= 500) throw new ServerErrorAnswer(captured.status);
@@ -162,8 +164,10 @@ export class IdempotencyGuard<Req> {
         {
           ...(this.options.leaseMs !== undefined ? { leaseMs: this.options.leaseMs } : {}),
           ...(waitMs > 0 ? { waitIfInProgress: { timeoutMs: waitMs, pollMs: Math.min(waitMs, 250) } } : {}),
+          signal: claiming.signal,
         },
       );
+      claiming.stop();
       const retention = await this.expiry.retentionMs(key.tenant, key.action);
       if (result.status === 'executed') {
         const expiresAt = retention === null ? null : Date.now() + retention;
@@ -208,8 +212,26 @@ export class IdempotencyGuard<Req> {
       const refusal = refusalAnswer(err, idempotencyKey);
       if (refusal) return send(refusal);
       throw err;
+    } finally {
+      claiming.stop();
     }
   }
+}
+
+/**
+ * A signal that aborts with {@link LedgerUnavailableError} after `ms` unless `stop`ped first (the
+ * claim was decided): it bounds only the claim, never the handler's run or its confirm.
+ */
+function claimDeadline(ms: number): { readonly signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new LedgerUnavailableError('POST /v1/claims', 1, null, new Error(`no answer within ${ms} ms`)),
+      ),
+    ms,
+  );
+  return { signal: controller.signal, stop: () => clearTimeout(timer) };
 }
 
 function send(answer: HttpAnswer): GuardOutcome {

@@ -42,6 +42,13 @@ export interface IdempotencyOptions<Req = unknown> {
   readonly keepHeaders?: readonly string[];
   /** A retry while the first request runs waits up to this long, then 409. @defaultValue 0 */
   readonly waitMs?: number;
+  /**
+   * Longest wait for the ledger's claim (plus `waitMs`), ms: past it the request is answered 503
+   * `ledger-unavailable` with Retry-After and the handler does not run, so a ledger that accepts
+   * connections but does not answer cannot hold your API for the client's whole retry budget.
+   * @defaultValue 5000
+   */
+  readonly claimTimeoutMs?: number;
   /** In-process cache of confirmed answers; `false` asks the ledger every time. */
   readonly replayCache?: { readonly maxEntries?: number; readonly maxBytes?: number } | false;
   /**

@@ -84,7 +84,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<PlatformRequest>();
     const res = context.switchToHttp().getResponse<PlatformResponse>();
     if (!route || !this.guard.guards(req.method)) return next.handle();
-    let body: Buffer | string | null = null;
+    let body: Buffer | string | StreamableFile | null = null;
     const run = async (ctx: IdempotencyContext): Promise<Captured> => {
       req.idempotency = ctx;
       try {
@@ -94,7 +94,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
         res.status(error.getStatus());
         body = asBody(errorBody(error), res);
       }
-      const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+      // a stream's bytes cannot be known before it is sent: recorded without them
+      const bytes =
+        typeof body === 'string' ? Buffer.from(body, 'utf8') : body instanceof StreamableFile ? null : body;
       return { kind: 'answer', status: res.statusCode, getHeader: (n) => res.getHeader(n), body: bytes };
     };
     const facts = {
@@ -110,7 +112,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         if (outcome.kind === 'rethrow') return throwError(() => outcome.error);
         if (outcome.kind === 'send') return of(write(res, outcome.answer));
         for (const [n, v] of outcome.headers) res.header(n, v);
-        return of(typeof body === 'string' || body === null ? body : new StreamableFile(body));
+        return of(Buffer.isBuffer(body) ? new StreamableFile(body) : body);
       }),
     );
   }
@@ -152,13 +154,19 @@ Global()(IdempotencyModule);
 Module({})(IdempotencyModule);
 
 /**
- * A handler's value as sent: a string as is (also for nothing: ''), bytes as a Buffer, anything
+ * A handler's value as sent: a string as is (also for nothing: ''), bytes as a Buffer, a
+ * StreamableFile as the stream it is (its type as Content-Type; recorded without its bytes), anything
  * else as JSON text with `Content-Type: application/json` — so the first answer and its replays
  * are the same bytes on Express and Fastify alike.
  */
-function asBody(value: unknown, res: PlatformResponse): Buffer | string {
+function asBody(value: unknown, res: PlatformResponse): Buffer | string | StreamableFile {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
+  if (value instanceof StreamableFile) {
+    const type = value.getHeaders().type;
+    if (res.getHeader('content-type') === undefined && type) res.header('content-type', type);
+    return value;
+  }
   const raw = bodyBytes(value);
   if (raw !== null) return raw;
   if (res.getHeader('content-type') === undefined)

@@ -13,8 +13,10 @@ import { problemAnswer } from './problem-answer.js';
  * The answer to a retry the ledger refused, per draft-ietf-httpapi-idempotency-key-header §2.7:
  * the first request still running → 409 `in-progress` with Retry-After; the key reused with
  * another payload → 422 `payload-conflict` naming both fingerprints; an effect started and its
- * outcome unknown → 409 `awaiting-recovery` (never a re-run); the ledger unreachable → 503 with
- * Retry-After. Null for an error that is no refusal (the caller rethrows it). Pure.
+ * outcome unknown → 409 `awaiting-recovery` (never a re-run); the ledger unreachable or rate-limiting
+ * this service → 503 with Retry-After; the ledger refusing this service's API key or role (401, 403)
+ * → 500, as it is no fault of the client. Null for an error that is no refusal (the caller rethrows
+ * it). Pure.
  */
 export function refusalAnswer(err: unknown, key: string): HttpAnswer | null {
   if (err instanceof InProgressError)
@@ -49,6 +51,22 @@ export function refusalAnswer(err: unknown, key: string): HttpAnswer | null {
       'ledger-unavailable',
       'Idempotency ledger unavailable',
       'the request was not run: its Idempotency-Key could not be checked',
+      {},
+      1,
+    );
+  if (err instanceof LedgerRequestError && (err.status === 401 || err.status === 403))
+    return problemAnswer(
+      500,
+      'ledger-refused-app',
+      'Idempotency ledger refused this service',
+      'the request was not run: the idempotency ledger refused this service (its API key or role)',
+    );
+  if (err instanceof LedgerRequestError && err.status === 429)
+    return problemAnswer(
+      503,
+      'ledger-unavailable',
+      'Idempotency ledger busy',
+      'the request was not run: the ledger asked this service to slow down',
       {},
       1,
     );
