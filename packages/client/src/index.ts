@@ -61,6 +61,7 @@ export {
 export { OPERATION_ID_NAMESPACE, uuidV5 } from './key/uuid-v5.js';
 export { OperationContext, OperationClosedError } from './worker/operation-context.js';
 export { LeasePresumedLostError } from './worker/lease-keeper.js';
+export { NOT_SENT_CODES, provesNotSent } from './worker/not-sent.js';
 export { reportFor, type ErrorClass, type FailedAttempt, type JobReport } from './worker/outcome-mapping.js';
 export {
   DEFAULT_LEASE_MS,
