@@ -27,8 +27,21 @@ module.exports = {
       comment:
         'packages/client (the worker SDK) imports nothing from the server and no npm package but undici (its Node transport, docs/decisions.md)',
       severity: 'error',
-      from: { path: '^packages/client/src' },
+      from: {
+        path: '^packages/client/src',
+        pathNot: '^packages/client/src/consumers/(bullmq|amqp|jetstream)\\.ts$',
+      },
       to: { pathNot: ['^packages/client/src', '^(node:)?[a-z_]+$', '^node_modules/undici/'] },
+    },
+    {
+      name: 'broker-adapters-import-their-broker-only',
+      comment:
+        'each broker adapter of packages/client (a subpath export) imports the SDK and its own optional peer dependency only, so the SDK never loads a broker library',
+      severity: 'error',
+      from: { path: '^packages/client/src/consumers/(bullmq|amqp|jetstream)\\.ts$' },
+      to: {
+        pathNot: ['^packages/client/src', '^(node:)?[a-z_]+$', '^node_modules/(bullmq|amqplib|nats)/'],
+      },
     },
     {
       name: 'src-uses-packages-by-name',

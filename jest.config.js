@@ -29,6 +29,8 @@ const common = {
     ...(await bundledDependencies(dirname(fileURLToPath(import.meta.url)))),
     // The worker SDK's sources, not its build (packages/client/dist), so tests need no build.
     '^@operation-ledger/client$': '<rootDir>/packages/client/src/index.ts',
+    // Its broker adapters (package.json subpath exports), from the sources too.
+    '^@operation-ledger/client/(bullmq|amqp|jetstream)$': '<rootDir>/packages/client/src/consumers/$1.ts',
     // Its Node transport (package.json `imports`, condition `node`), from the sources too.
     '^#default-sender$': '<rootDir>/packages/client/src/http/undici-sender.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -74,3 +74,12 @@ export {
 export type { ItemReport, RunManyOptions } from './worker/run-many.js';
 export type { Feed, FeedEvent, FeedFilter, SubscribeOptions } from './read/sse.js';
 export type { LookupResult, RecoverOptions, RecoveryReport, UnknownOperation } from './recovery/recover.js';
+export {
+  retryDelayMs,
+  verdictFor,
+  UnusableMessageError,
+  type AckedOutcome,
+  type RetryBackoff,
+  type Verdict,
+} from './consumers/verdict.js';
+export type { ConsumerOptions, OperationOf } from './consumers/message-runner.js';
