@@ -6,9 +6,10 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import type { UnknownOperation } from '../recovery/recover.js';
 import { jsonBody, settleDelivery, type ConsumerOptions } from './message-runner.js';
 
-/** A running consumer: `cancel()` stops deliveries (in-flight messages still settle). */
+/** A running consumer. */
 export interface AmqpConsumer {
   readonly consumerTag: string;
+  /** Stops deliveries and waits until every message in flight was acked or nacked. */
   cancel(): Promise<void>;
 }
 
@@ -29,10 +30,13 @@ export async function consumeWithLedger(
   queue: string,
   options: ConsumerOptions<ConsumeMessage>,
 ): Promise<AmqpConsumer> {
+  const inFlight = new Set<Promise<void>>();
   const { consumerTag } = await channel.consume(
     queue,
     (msg) => {
-      if (msg) void handle(channel, msg, options);
+      if (!msg) return;
+      const p = handle(channel, msg, options).finally(() => inFlight.delete(p));
+      inFlight.add(p);
     },
     { noAck: false },
   );
@@ -40,6 +44,7 @@ export async function consumeWithLedger(
     consumerTag,
     cancel: async () => {
       await channel.cancel(consumerTag);
+      await Promise.all(inFlight);
     },
   };
 }
