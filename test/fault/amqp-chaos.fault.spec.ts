@@ -26,7 +26,7 @@ afterAll(async () => {
   await channel?.deleteQueue(queue).catch(() => undefined);
   await connection?.close().catch(() => undefined);
   await ledger?.stop();
-});
+}, 60_000);
 
 it(`${N} messages, consumers SIGKILLed at random moments: ${N} records, all acked, all confirmed, no double effect`, async () => {
   const figures = await runChaos(

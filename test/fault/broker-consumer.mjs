@@ -73,9 +73,10 @@ process.on('SIGTERM', () => {
 
 if (env.BROKER === 'bullmq') {
   const { Worker } = await import('bullmq');
+  const { Redis } = await import('ioredis');
   const { ledgerProcessor } = await import('@operation-ledger/client/bullmq');
   const worker = new Worker(env.QUEUE, ledgerProcessor(options), {
-    connection: { host: '127.0.0.1', port: 6379 },
+    connection: new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null }),
     concurrency: 8,
     lockDuration: 4000,
     stalledInterval: 2000,

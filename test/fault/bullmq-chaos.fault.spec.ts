@@ -5,25 +5,30 @@
 // operation is confirmed (recovery looked the late answers up by provider key).
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { requeueReleased } from '@operation-ledger/client/bullmq';
 import { ensureClientBuild, runChaos, startRealTimeLedger } from './brokers/chaos-run.js';
 
 const N = Number(process.env.CHAOS_N ?? 300);
 const queueName = `ledger-chaos-bullmq-${randomBytes(4).toString('hex')}`;
 let queue: Queue;
+let redis: Redis;
 let ledger: Awaited<ReturnType<typeof startRealTimeLedger>>;
 
 beforeAll(async () => {
   ensureClientBuild();
-  queue = new Queue(queueName, { connection: { host: '127.0.0.1', port: 6379 } });
+  // BullMQ loads ioredis lazily, which native ESM cannot: it takes a connected client instead.
+  redis = new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null });
+  queue = new Queue(queueName, { connection: redis });
   ledger = await startRealTimeLedger();
 }, 120_000);
 
 afterAll(async () => {
   await queue?.obliterate({ force: true }).catch(() => undefined);
   await queue?.close();
+  redis?.disconnect();
   await ledger?.stop();
-});
+}, 60_000);
 
 it(`${N} jobs, workers SIGKILLed at random moments: ${N} records, all completed, all confirmed, no double effect`, async () => {
   const figures = await runChaos(

@@ -48,7 +48,7 @@ afterAll(async () => {
   await jsm?.streams.delete(stream).catch(() => undefined);
   await nc?.close();
   await ledger?.stop();
-});
+}, 60_000);
 
 /** Publishes message `id` with `Nats-Msg-Id: id`; true when JetStream stored it (no duplicate). */
 async function publish(id: string): Promise<boolean> {
