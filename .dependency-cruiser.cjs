@@ -29,7 +29,10 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^packages/client/src',
-        pathNot: '^packages/client/src/idempotent-http/(nestjs|fastify|express)\\.ts$',
+        pathNot: [
+          '^packages/client/src/idempotent-http/(nestjs|fastify|express)\\.ts$',
+          '^packages/client/src/consumers/(bullmq|amqp|jetstream)\\.ts$',
+        ],
       },
       to: {
         pathNot: ['^packages/client/src', '^(node:)?[a-z_]+$', '^node_modules/(undici|structured-headers)/'],
@@ -47,6 +50,16 @@ module.exports = {
           '^(node:)?[a-z_]+$',
           '^node_modules/(@nestjs/(common|core)|rxjs|fastify|express|@types/express(-serve-static-core)?)/',
         ],
+      },
+    },
+    {
+      name: 'broker-adapters-import-their-broker-only',
+      comment:
+        'each broker adapter of packages/client (a subpath export) imports the SDK and its own optional peer dependency only, so the SDK never loads a broker library',
+      severity: 'error',
+      from: { path: '^packages/client/src/consumers/(bullmq|amqp|jetstream)\\.ts$' },
+      to: {
+        pathNot: ['^packages/client/src', '^(node:)?[a-z_]+$', '^node_modules/(bullmq|amqplib|nats)/'],
       },
     },
     {

@@ -92,6 +92,23 @@ export default tseslint.config(
     },
   },
   {
+    // Each broker adapter (a subpath export) may import its own optional peer dependency.
+    files: ['packages/client/src/consumers/{bullmq,amqp,jetstream}.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!node:|\\.|bullmq$|amqplib$|nats$)',
+              message: 'a broker adapter imports the SDK, Node built-ins and its broker library only',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The server may use the SDK only through its package name, never by path.
     files: ['src/**/*.ts'],
     ignores: ['src/ledger/**'],

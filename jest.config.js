@@ -32,6 +32,9 @@ const common = {
     // Its HTTP adapters (package.json `exports` ./nestjs, ./fastify, ./express), from the sources too.
     '^@operation-ledger/client/(nestjs|fastify|express)$':
       '<rootDir>/packages/client/src/idempotent-http/$1.ts',
+
+    // Its broker adapters (package.json subpath exports), from the sources too.
+    '^@operation-ledger/client/(bullmq|amqp|jetstream)$': '<rootDir>/packages/client/src/consumers/$1.ts',
     // Its Node transport (package.json `imports`, condition `node`), from the sources too.
     '^#default-sender$': '<rootDir>/packages/client/src/http/undici-sender.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

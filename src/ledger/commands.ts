@@ -84,6 +84,18 @@ export interface ReportUnknownOutcome extends Fenced {
   readonly timedOut?: boolean;
 }
 
+/**
+ * The holder states that a step it started was **not performed**: the request to the destination
+ * provably never left (connection refused, DNS or TLS failure before the request was written), so
+ * no effect can exist and a retryable failure becomes honest again (docs/domain.md "Steps not
+ * performed"). `reason` is required (1–4 096 characters, checked by the transport).
+ */
+export interface MarkStepNotPerformed extends Fenced {
+  readonly type: 'MarkStepNotPerformed';
+  readonly step: string;
+  readonly reason: string;
+}
+
 export interface ResolveOperation extends At {
   readonly type: 'ResolveOperation';
   readonly resolution: Resolution;
@@ -122,7 +134,8 @@ export type WorkerCommand =
   | ConfirmOperation
   | FailOperation
   | ReleaseOperation
-  | ReportUnknownOutcome;
+  | ReportUnknownOutcome
+  | MarkStepNotPerformed;
 
 /** Operator action fields: who (from the API key) and why (required). */
 interface ByOperator extends At {

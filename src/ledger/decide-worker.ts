@@ -1,6 +1,7 @@
 import type {
   CompleteStep,
   FailOperation,
+  MarkStepNotPerformed,
   ReleaseOperation,
   RenewLease,
   ReportUnknownOutcome,
@@ -57,6 +58,38 @@ function decideCompleteStep(cmd: CompleteStep, state: OperationState): Decision<
     {
       type: 'StepCompleted',
       data: withBase(eventBaseOf(state, cmd.now), { step: cmd.step, outputs: cmd.outputs }),
+    },
+  ]);
+}
+
+/**
+ * The holder states a started step of its attempt was not performed (its request never left).
+ * Refused: stale token (`stale-token`), a step this attempt did not start (`step-not-started`),
+ * a completed step (`outcome-uncertain`: its effect is recorded). A repeat is a no-op.
+ */
+function decideStepNotPerformed(cmd: MarkStepNotPerformed, state: OperationState): Decision<WorkerResult> {
+  const refused = holderCheck(cmd, state);
+  if (refused) return refused;
+  const step = state.steps[cmd.step];
+  if (!step || step.attempt !== state.attempt) {
+    return refuse({
+      code: 'step-not-started',
+      message: `step ${cmd.step} was not started in attempt ${state.attempt}`,
+      state: state.status,
+    });
+  }
+  if (step.status === 'not_performed') return accept(ok(state.status, true));
+  if (step.status === 'completed') {
+    return refuse({
+      code: 'outcome-uncertain',
+      message: `step ${cmd.step} was completed in this attempt: its effect is recorded, it cannot be marked not performed`,
+      state: state.status,
+    });
+  }
+  return accept(ok('in_progress', false), [
+    {
+      type: 'StepNotPerformed',
+      data: withBase(eventBaseOf(state, cmd.now), { step: cmd.step, reason: cmd.reason }),
     },
   ]);
 }
@@ -153,5 +186,7 @@ export function decideWorkerCommand(cmd: WorkerCommand, state: OperationState): 
       return decideRelease(cmd, state);
     case 'ReportUnknownOutcome':
       return decideUnknown(cmd, state);
+    case 'MarkStepNotPerformed':
+      return decideStepNotPerformed(cmd, state);
   }
 }

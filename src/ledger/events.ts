@@ -53,6 +53,15 @@ export type StepCompleted = Event<
   EventBase & { readonly step: string; readonly outputs: JsonValue | null }
 >;
 
+/**
+ * The holder stated that a started step of its attempt was not performed (its request provably
+ * never reached the destination): the step no longer makes the outcome uncertain.
+ */
+export type StepNotPerformed = Event<
+  'StepNotPerformed',
+  EventBase & { readonly step: string; readonly reason: string }
+>;
+
 /** How a confirmation arrived: the holder, a stale attempt while Unknown (evidence), or an operator. */
 export type ConfirmationSource = 'worker' | 'late_confirmation';
 
@@ -272,6 +281,7 @@ export type DecisionEvent =
   | OperationClaimed
   | StepStarted
   | StepCompleted
+  | StepNotPerformed
   | OperationConfirmed
   | OperationFailed
   | OperationReleased
@@ -299,6 +309,7 @@ export const DECISION_EVENT_TYPES: ReadonlySet<string> = new Set<DecisionEvent['
   'OperationClaimed',
   'StepStarted',
   'StepCompleted',
+  'StepNotPerformed',
   'OperationConfirmed',
   'OperationFailed',
   'OperationReleased',

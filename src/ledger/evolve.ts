@@ -62,6 +62,11 @@ export function evolve(state: OperationState, event: LedgerEvent): OperationStat
         },
       };
     }
+    case 'StepNotPerformed': {
+      const step = state.steps[e.data.step];
+      if (!step) return base;
+      return { ...base, steps: { ...state.steps, [e.data.step]: { ...step, status: 'not_performed' } } };
+    }
     case 'OperationConfirmed':
       return {
         ...base,

@@ -26,10 +26,13 @@ export interface Lease {
   readonly claimRequestId?: string;
 }
 
-/** One named step; `attempt` is the attempt that last started or completed it. */
+/**
+ * One named step; `attempt` is the attempt that last started or completed it. `not_performed`:
+ * its holder stated the step's request never left (StepNotPerformed), so it carries no effect.
+ */
 export interface StepState {
   readonly name: string;
-  readonly status: 'started' | 'completed';
+  readonly status: 'started' | 'completed' | 'not_performed';
   readonly attempt: number;
   readonly providerIdempotencyKey: string;
   readonly startedAt: string;
@@ -139,7 +142,10 @@ export function unfinishedSteps(state: OperationState): string[] {
     .map((s) => s.name);
 }
 
-/** Whether any step was started in the current attempt (completed or not). */
+/**
+ * Whether any step was started in the current attempt (completed or not); a step its holder
+ * marked not performed does not count (it can have no effect).
+ */
 export function anyStepStartedThisAttempt(state: OperationState): boolean {
-  return Object.values(state.steps).some((s) => s.attempt === state.attempt);
+  return Object.values(state.steps).some((s) => s.attempt === state.attempt && s.status !== 'not_performed');
 }

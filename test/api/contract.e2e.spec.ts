@@ -138,6 +138,34 @@ describe('worker follow-ups', () => {
     ).toBe(404);
   });
 
+  it('…/steps/{step}/not-performed: a started step whose request never left; then a retryable failure is accepted', async () => {
+    const c = ledger.client;
+    const id = (await c.claim(key('K-np'), { a: 1 })).body.operationId;
+    await c.op(id, 'steps/send/start', { fencingToken: 1 });
+    const uncertain = await c.op(id, 'fail', {
+      fencingToken: 1,
+      error: { code: 'E', message: 'm' },
+      retryable: true,
+    });
+    expect([uncertain.status, uncertain.body.code]).toEqual([409, 'outcome-uncertain']);
+    const noReason = await c.op(id, 'steps/send/not-performed', { fencingToken: 1 });
+    expect([noReason.status, noReason.body.errors?.[0]?.field]).toEqual([400, 'reason']);
+    const stale = await c.op(id, 'steps/send/not-performed', { fencingToken: 2, reason: 'ECONNREFUSED' });
+    expect([stale.status, stale.body.code]).toEqual([409, 'stale-token']);
+    const marked = await c.op(id, 'steps/send/not-performed', { fencingToken: 1, reason: 'ECONNREFUSED' });
+    expect([marked.status, marked.body.state]).toEqual([200, 'in_progress']);
+    const failed = await c.op(id, 'fail', {
+      fencingToken: 1,
+      error: { code: 'E', message: 'm' },
+      retryable: true,
+    });
+    expect([failed.status, failed.body.state]).toEqual([200, 'failed']);
+    const status = (await c.status(id)).body;
+    expect(status.steps).toEqual([expect.objectContaining({ step: 'send', status: 'not_performed' })]);
+    const types = (await c.history(id)).body.events.map((e: any) => e.type);
+    expect(types).toEqual(['OperationClaimed', 'StepStarted', 'StepNotPerformed', 'OperationFailed']);
+  });
+
   it('status and history are folded from the streams', async () => {
     const c = ledger.client;
     const a = await c.claim(key('K-6'), { a: 1 }, { workerId: 'w' });

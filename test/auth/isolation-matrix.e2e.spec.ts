@@ -95,6 +95,12 @@ const ROUTES: RouteCase[] = [
   WORKER_ROUTE('POST …/steps/{step}/complete', 'steps/send/complete', { fencingToken: 1 }, (c, id) =>
     c.op(id, 'steps/send/start', { fencingToken: 1 }),
   ),
+  WORKER_ROUTE(
+    'POST …/steps/{step}/not-performed',
+    'steps/send/not-performed',
+    { fencingToken: 1, reason: 'ECONNREFUSED' },
+    (c, id) => c.op(id, 'steps/send/start', { fencingToken: 1 }),
+  ),
   WORKER_ROUTE('POST …/confirm', 'confirm', { fencingToken: 1, destinationRef: 'D-1' }),
   WORKER_ROUTE('POST …/fail', 'fail', {
     fencingToken: 1,

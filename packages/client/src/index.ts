@@ -61,6 +61,7 @@ export {
 export { OPERATION_ID_NAMESPACE, uuidV5 } from './key/uuid-v5.js';
 export { OperationContext, OperationClosedError } from './worker/operation-context.js';
 export { LeasePresumedLostError } from './worker/lease-keeper.js';
+export { NOT_SENT_CODES, provesNotSent } from './worker/not-sent.js';
 export { reportFor, type ErrorClass, type FailedAttempt, type JobReport } from './worker/outcome-mapping.js';
 export {
   DEFAULT_LEASE_MS,
@@ -84,3 +85,13 @@ export {
 } from './idempotent-http/idempotency-options.js';
 export { readIdempotencyKey, type IdempotencyKeyHeader } from './idempotent-http/idempotency-key-header.js';
 export type { HttpAnswer } from './idempotent-http/http-answer.js';
+
+export {
+  retryDelayMs,
+  verdictFor,
+  UnusableMessageError,
+  type AckedOutcome,
+  type RetryBackoff,
+  type Verdict,
+} from './consumers/verdict.js';
+export type { ConsumerOptions, OperationOf } from './consumers/message-runner.js';

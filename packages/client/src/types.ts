@@ -117,7 +117,7 @@ export interface WorkerAnswer {
 /** One step of an operation's status document. */
 export interface StepStatus {
   readonly step: string;
-  readonly status: 'started' | 'completed';
+  readonly status: 'started' | 'completed' | 'not_performed';
   readonly attempt: number;
   readonly providerIdempotencyKey: string;
   readonly startedAt: string | null;

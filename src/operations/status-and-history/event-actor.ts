@@ -22,6 +22,7 @@ const WORKER_EVENTS = new Set([
   'ApprovalRequested',
   'StepStarted',
   'StepCompleted',
+  'StepNotPerformed',
   'OperationConfirmed',
   'OperationFailed',
   'OperationReleased',

@@ -28,8 +28,8 @@ export class StepViewDto {
   @ApiProperty()
   step!: string;
 
-  @ApiProperty({ enum: ['started', 'completed'] })
-  status!: 'started' | 'completed';
+  @ApiProperty({ enum: ['started', 'completed', 'not_performed'] })
+  status!: 'started' | 'completed' | 'not_performed';
 
   @ApiProperty({ type: 'integer', description: 'The attempt that last started or completed it' })
   attempt!: number;

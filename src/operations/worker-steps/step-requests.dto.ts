@@ -1,7 +1,8 @@
 import { CompiledCheck } from '../../common/compiled-check.js';
 import { KeepAsParsed } from '../../common/keep-as-parsed.js';
 import { ApiJsonProperty } from '../../common/openapi/json-value.js';
-import { Allow } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { Allow, IsString, Length } from 'class-validator';
 import { FencedRequestDto } from './fenced-request.dto.js';
 
 /** Body of POST …/steps/{step}/start. */
@@ -15,4 +16,12 @@ export class CompleteStepRequestDto extends FencedRequestDto {
   @Allow()
   @KeepAsParsed()
   outputs?: unknown;
+}
+
+/** Body of POST …/steps/{step}/not-performed. */
+export class NotPerformedRequestDto extends FencedRequestDto {
+  @ApiProperty({ example: 'connect ECONNREFUSED 10.0.0.7:443: the request was never written' })
+  @IsString()
+  @Length(1, 4096)
+  reason!: string;
 }

@@ -27,7 +27,7 @@ import { ConfirmRequestDto } from './confirm-request.dto.js';
 import { FailRequestDto } from './fail-request.dto.js';
 import { ReleaseRequestDto } from './release-request.dto.js';
 import { RunWorkerCommand, type WorkerCommandInput } from './run-worker-command.command.js';
-import { CompleteStepRequestDto, StartStepRequestDto } from './step-requests.dto.js';
+import { CompleteStepRequestDto, NotPerformedRequestDto, StartStepRequestDto } from './step-requests.dto.js';
 import { UnknownRequestDto } from './unknown-request.dto.js';
 
 /**
@@ -104,6 +104,30 @@ export class WorkerStepsController {
       fencingToken: body.fencingToken,
       step: stepName(step),
       outputs: (body.outputs ?? null) as JsonValue | null,
+    } as const;
+    return this.run(res, id, input, ctx, caller);
+  }
+
+  @Post('steps/:step/not-performed')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'State that a started step was not performed (its request never left); a retryable failure is then accepted',
+  })
+  @ApiWorkerAnswer('stale-token', 'step-not-started', 'outcome-uncertain', 'not-in-progress')
+  notPerformed(
+    @Param('operationId', operationIdPipe) id: string,
+    @Param('step') step: string,
+    @Body() body: NotPerformedRequestDto,
+    @Ctx() ctx: RequestContext,
+    @CurrentCaller() caller: Caller,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ) {
+    const input = {
+      type: 'MarkStepNotPerformed',
+      fencingToken: body.fencingToken,
+      step: stepName(step),
+      reason: body.reason,
     } as const;
     return this.run(res, id, input, ctx, caller);
   }

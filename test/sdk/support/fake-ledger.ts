@@ -87,6 +87,7 @@ export class FakeLedger {
     if (req.path.endsWith('/start'))
       return json(200, { operationId: OP, state: 'in_progress', providerIdempotencyKey: 'pk-1' });
     if (req.path.endsWith('/complete')) return json(200, { operationId: OP, state: 'in_progress' });
+    if (req.path.endsWith('/not-performed')) return json(200, { operationId: OP, state: 'in_progress' });
     if (req.path.endsWith('/confirm')) return json(200, { operationId: OP, state: 'confirmed' });
     if (req.path.endsWith('/fail')) return json(200, { operationId: OP, state: 'failed' });
     if (req.path.endsWith('/unknown')) return json(200, { operationId: OP, state: 'unknown' });

@@ -85,6 +85,23 @@ export class LedgerApi extends OperatorApi {
     });
   }
 
+  /**
+   * `POST …/steps/{step}/not-performed`: the step's request provably never left (docs/domain.md
+   * "Steps not performed"); a retryable failure is accepted afterwards. `reason` 1–4 096 chars.
+   * Refused 409 `stale-token`, `step-not-started`, `outcome-uncertain` (the step completed).
+   */
+  stepNotPerformed(
+    operationId: string,
+    step: string,
+    fencingToken: number,
+    reason: string,
+  ): Promise<WorkerAnswer> {
+    return this.postJson(opPath(operationId, `/steps/${encodeURIComponent(step)}/not-performed`), {
+      fencingToken,
+      reason,
+    });
+  }
+
   /** `POST …/confirm`: idempotent with the same body (a repeat answers `alreadyRecorded`). */
   confirm(operationId: string, fencingToken: number, request: ConfirmRequest = {}): Promise<WorkerAnswer> {
     return this.postJson(opPath(operationId, '/confirm'), { fencingToken, ...request });

@@ -207,6 +207,7 @@ async function recordFailure(
     reportFor({
       error,
       startedSteps: op.startedSteps.length,
+      unfinishedSteps: op.unfinishedSteps,
       cancelled,
       classifyError: options.classifyError,
     });
@@ -238,11 +239,22 @@ async function send(api: LedgerApi, op: OperationContext, report: JobReport): Pr
       await api.release(id, token, report.reason);
       return 'released';
     }
+    if (report.kind === 'not-sent') {
+      // Stated first, so the retryable failure is honest. Refused (the step completed, a ledger
+      // without the route) → unknown below; a lost lease is thrown like any follow-up's.
+      await api.stepNotPerformed(id, report.step, token, report.message);
+      await api.fail(id, token, { code: report.code, message: report.message }, true);
+      return 'failed-retryable';
+    }
     await api.fail(id, token, { code: report.code, message: report.message }, report.retryable);
     return report.retryable ? 'failed-retryable' : 'failed-final';
   } catch (err) {
     // The ledger saw a started step this process did not (e.g. a start whose answer was lost).
-    if (err instanceof LedgerRequestError && err.code === 'outcome-uncertain') {
+    const fenced = err instanceof LedgerRequestError && ['stale-token', 'not-in-progress'].includes(err.code);
+    if (
+      err instanceof LedgerRequestError &&
+      (err.code === 'outcome-uncertain' || (report.kind === 'not-sent' && !fenced))
+    ) {
       await api.reportUnknown(
         id,
         token,

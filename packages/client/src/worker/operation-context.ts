@@ -79,6 +79,11 @@ export class OperationContext {
     return [...this.started];
   }
 
+  /** Steps started in this attempt whose function has not returned. */
+  get unfinishedSteps(): readonly string[] {
+    return [...this.started].filter((s) => !this.completed.has(s));
+  }
+
   /** Steps completed by earlier attempts or this one. */
   get completedSteps(): readonly string[] {
     return [...this.completed.keys()];

@@ -1,11 +1,17 @@
 import { FinalError } from '../errors.js';
+import { provesNotSent } from './not-sent.js';
 
-/** How a job error is classified by the caller (`classifyError` option). */
-export type ErrorClass = 'final' | 'retryable';
+/**
+ * How a job error is classified by the caller (`classifyError` option). `'not-sent'`: the
+ * error proves the running step's request never left (see {@link provesNotSent}, the default).
+ */
+export type ErrorClass = 'final' | 'retryable' | 'not-sent';
 
 /** What the SDK tells the ledger after a job threw. */
 export type JobReport =
   | { readonly kind: 'fail'; readonly retryable: boolean; readonly code: string; readonly message: string }
+  /** `step` was not performed (`…/not-performed`), then a retryable failure. */
+  | { readonly kind: 'not-sent'; readonly step: string; readonly code: string; readonly message: string }
   | { readonly kind: 'unknown'; readonly reason: string; readonly timedOut: boolean }
   | { readonly kind: 'release'; readonly reason: string };
 
@@ -14,6 +20,8 @@ export interface FailedAttempt {
   readonly error: unknown;
   /** Steps started in THIS attempt (a step completed by an earlier attempt does not count). */
   readonly startedSteps: number;
+  /** Steps started in this attempt and not completed (the one whose request may not have left). */
+  readonly unfinishedSteps?: readonly string[];
   /** The caller's `signal` aborted (shutdown): give the operation back when that is safe. */
   readonly cancelled: boolean;
   readonly classifyError?: (error: unknown) => ErrorClass | undefined;
@@ -51,17 +59,29 @@ export function reportable(text: string, max: number, fallback = ''): string {
  * The outcome-mapping rule (package README, "Outcome mapping"):
  * - no step started in this attempt: cancelled → release; final (`FinalError` or the classifier
  *   says so) → final failure; anything else → retryable failure;
- * - a step started: final → final failure (the caller asserts nothing happened or will); anything
- *   else, a timeout included → **unknown**, never a retryable failure, because the effect may
- *   have happened (the ledger refuses a retryable failure then: 409 `outcome-uncertain`).
+ * - a step started: final → final failure (the caller asserts nothing happened or will); an
+ *   error that proves the request never left (`classifyError` says `'not-sent'`, or, when it
+ *   says nothing, {@link provesNotSent}) while exactly one step of this attempt was started and
+ *   it is unfinished → that step **not performed**, then a retryable failure; anything else, a
+ *   timeout included → **unknown**, never a retryable failure, because the effect may have
+ *   happened (the ledger refuses a retryable failure then: 409 `outcome-uncertain`).
  * Pure.
  */
 export function reportFor(attempt: FailedAttempt): JobReport {
   const final = isFinal(attempt.error, attempt.classifyError);
   const message = text(attempt.error);
   if (final) return { kind: 'fail', retryable: false, code: codeOf(attempt.error, 'final'), message };
-  if (attempt.startedSteps > 0)
+  if (attempt.startedSteps > 0) {
+    const unfinished = attempt.unfinishedSteps ?? [];
+    if (
+      attempt.startedSteps === 1 &&
+      unfinished.length === 1 &&
+      isNotSent(attempt.error, attempt.classifyError)
+    ) {
+      return { kind: 'not-sent', step: unfinished[0]!, code: codeOf(attempt.error, 'not-sent'), message };
+    }
     return { kind: 'unknown', reason: message, timedOut: isTimeout(attempt.error) };
+  }
   if (attempt.cancelled)
     return { kind: 'release', reason: reportable(RELEASE_PREFIX + message, REPORT_LIMITS.text) };
   return { kind: 'fail', retryable: true, code: codeOf(attempt.error, 'job-error'), message };
@@ -94,6 +114,11 @@ function isFinal(error: unknown, classify?: (error: unknown) => ErrorClass | und
   const cause = (error as { cause?: unknown } | null)?.cause;
   if (cause instanceof FinalError) return true;
   return classify?.(error) === 'final';
+}
+
+function isNotSent(error: unknown, classify?: (error: unknown) => ErrorClass | undefined): boolean {
+  const said = classify?.(error);
+  return said === undefined ? provesNotSent(error) : said === 'not-sent';
 }
 
 function codeOf(error: unknown, fallback: string): string {
