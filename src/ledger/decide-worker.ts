@@ -45,14 +45,9 @@ function decideStartStep(cmd: StartStep, state: OperationState): Decision<Worker
 function decideCompleteStep(cmd: CompleteStep, state: OperationState): Decision<WorkerResult> {
   const refused = holderCheck(cmd, state);
   if (refused) return refused;
-  const step = state.steps[cmd.step];
-  if (!step || step.attempt !== state.attempt) {
-    return refuse({
-      code: 'step-not-started',
-      message: `step ${cmd.step} was not started in attempt ${state.attempt}`,
-      state: state.status,
-    });
-  }
+  const notStarted = notStartedRefusal(cmd.step, state);
+  if (notStarted) return notStarted;
+  const step = state.steps[cmd.step]!;
   if (step.status === 'completed') return accept(ok(state.status, true));
   return accept(ok('in_progress', false), [
     {
@@ -70,14 +65,9 @@ function decideCompleteStep(cmd: CompleteStep, state: OperationState): Decision<
 function decideStepNotPerformed(cmd: MarkStepNotPerformed, state: OperationState): Decision<WorkerResult> {
   const refused = holderCheck(cmd, state);
   if (refused) return refused;
-  const step = state.steps[cmd.step];
-  if (!step || step.attempt !== state.attempt) {
-    return refuse({
-      code: 'step-not-started',
-      message: `step ${cmd.step} was not started in attempt ${state.attempt}`,
-      state: state.status,
-    });
-  }
+  const notStarted = notStartedRefusal(cmd.step, state);
+  if (notStarted) return notStarted;
+  const step = state.steps[cmd.step]!;
   if (step.status === 'not_performed') return accept(ok(state.status, true));
   if (step.status === 'completed') {
     return refuse({
@@ -92,6 +82,17 @@ function decideStepNotPerformed(cmd: MarkStepNotPerformed, state: OperationState
       data: withBase(eventBaseOf(state, cmd.now), { step: cmd.step, reason: cmd.reason }),
     },
   ]);
+}
+
+/** `step-not-started` when the current attempt did not start `step`, else null. */
+function notStartedRefusal(step: string, state: OperationState): Decision<WorkerResult> | null {
+  const started = state.steps[step];
+  if (started && started.attempt === state.attempt) return null;
+  return refuse({
+    code: 'step-not-started',
+    message: `step ${step} was not started in attempt ${state.attempt}`,
+    state: state.status,
+  });
 }
 
 /** A retryable failure is refused once a step of this attempt was started (`outcome-uncertain`). */
