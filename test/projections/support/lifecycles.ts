@@ -205,6 +205,9 @@ export function lifecycleAppends(tag: string, index: number, lifecycle: Lifecycl
       duplicates(1, 'replayed', 'confirmed', 2 + (index % 4));
       break;
     case 'retried':
+      // The first attempt's step never left (a refused connection): not performed, then retryable.
+      start(1, 'create');
+      decide('StepNotPerformed', { ...base(1), step: 'create', reason: 'connect ECONNREFUSED' });
       decide('OperationFailed', {
         ...base(1),
         error: { code: 'timeout', message: 'try again' },
