@@ -14,7 +14,7 @@ const PAGE = 200;
  * always does), so thousands of subscribers delay their changes a little instead of turning every
  * projector batch into thousands of socket writes.
  */
-export const FAN_OUT_WRITES_PER_S = 10_000;
+export const FAN_OUT_WRITES_PER_S = 4_000;
 
 /**
  * One feed of one tenant (a read model's feed), read once for all its subscribers in this
