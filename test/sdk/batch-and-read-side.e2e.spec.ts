@@ -96,9 +96,11 @@ it('reads status, history and paged lists; an unknown id is a typed 404', async 
     const ids: string[] = [];
     for await (const row of sdk.paginate((cursor) => sdk.listOperations('beta', { limit: 5, cursor })))
       ids.push(row.operationId);
-    return ids.length >= 14 ? ids : null;
+    return new Set(ids).size >= 14 ? ids : null;
   });
-  expect(new Set(seen).size).toBe(seen.length);
+  // Every row comes at least once; one that changed during the walk (other tests of this file write
+  // to the tenant meanwhile) may come twice, the later copy newer (docs/api.md "Read models").
+  expect(new Set(seen).size).toBeGreaterThanOrEqual(14);
 });
 
 it('subscribe yields changes and resumes after a dropped connection without missing or repeating one', async () => {
