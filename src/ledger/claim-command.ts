@@ -121,7 +121,7 @@ export function checkClaimRequest(
 }
 
 /**
- * The claim command under the action's policy (issue "Recovery and operator workflows"): lease
+ * The claim command under the action's policy (docs/api.md "Action policies"): lease
  * from {@link leaseUnderPolicy}; fingerprint = SHA-256 of the RFC 8785 form of the payload without
  * the policy's `fingerprintExcludedFields`; the approval switch and the policy's version (0, the
  * built-in default, is recorded as null) for the audit. `now` is epoch ms of the server clock.

@@ -16,7 +16,7 @@ function finished(state: OperationState): state is OperationState & { status: Ar
 }
 
 /**
- * Retention (issue "retention"): a finished operation (confirmed, final failure, abandoned,
+ * Retention (docs/domain.md "Retention"): a finished operation (confirmed, final failure, abandoned,
  * rejected) whose last change is older than `retentionMs` gets an `OperationArchived` tombstone;
  * the store then truncates everything before it. Live work — in progress (a lease, however
  * expired), unknown, awaiting approval, released or retryable failures — is never archived, and

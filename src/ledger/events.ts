@@ -96,7 +96,7 @@ export type LeaseRenewed = Event<
   EventBase & { readonly leaseMs: number; readonly leaseExpiresAt: string }
 >;
 
-/** An operator action: who and why, both required (issue "operator workflows"). */
+/** An operator action: who and why, both required (docs/api.md "Action policies"). */
 export interface OperatorAction {
   readonly actor: string;
   readonly reason: string;

@@ -52,7 +52,7 @@ const SINGLE_CONNECTION_INTERVAL_MS = 100;
 /**
  * Default least interval between live batches on a pooled database (PostgreSQL), ms. A batch
  * costs about ten statements whatever its size; woken by every append, batches held 1–3 events
- * and the projectors cost ~40 % of a claim's CPU (bench/RESULTS.md, issue 13). Gathering appends
+ * and the projectors cost a large share of a claim's CPU (bench/RESULTS.md). Gathering appends
  * for 50 ms keeps the lag well under the 100 ms p99 goal and amortises the statements.
  */
 const POOLED_INTERVAL_MS = 50;

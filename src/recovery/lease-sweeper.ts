@@ -30,7 +30,7 @@ interface ExpiredRow {
 }
 
 /**
- * The lease sweeper (issue "Recovery and operator workflows"): lists in-progress operations
+ * The lease sweeper (docs/domain.md "Leases and fencing tokens"): lists in-progress operations
  * whose lease expired on the server clock from the status projection, then decides each one on
  * its own stream — `OutcomeUnknown(lease_expired)` when a step had started ("inspect, don't
  * retry"), `OperationReleased` by the sweeper when nothing had — appended with the expected

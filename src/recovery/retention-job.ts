@@ -29,7 +29,7 @@ export const RETENTION_BATCH = 200;
 const FINISHED = `state in ('confirmed', 'abandoned', 'rejected') or (state = 'failed' and retryable = false)`;
 
 /**
- * Retention (issue "Recovery and operator workflows"): for every tenant + action whose policy sets
+ * Retention (docs/domain.md "Retention"): for every tenant + action whose policy sets
  * `retentionMs`, finished operations (confirmed, final failure, abandoned, rejected) whose last
  * change is older than that get an `OperationArchived` tombstone (key, fingerprint, outcome) on
  * their stream, appended with the expected revision read; then the store truncates everything

@@ -13,7 +13,7 @@ export type AfterRetention =
 export type RecoveryMode = 'worker_lookup' | 'operator_only';
 
 /**
- * The policy of one action of one tenant (issue "Recovery and operator workflows"). Durations in
+ * The policy of one action of one tenant (docs/api.md "Action policies"). Durations in
  * ms. `fingerprintExcludedFields` are RFC 6901 JSON Pointers (e.g. `/meta/traceId`) removed from
  * the payload before fingerprinting — for transport and trace ids that differ between deliveries
  * of one intent; the stored payload keeps them.

@@ -9,7 +9,7 @@ export interface ResolveActor {
 }
 
 /**
- * The actor of an operator action (issue "Security and hardening": `actor` comes from the key).
+ * The actor of an operator action (`actor` comes from the key: docs/security.md).
  * With auth disabled (the anonymous caller) there is no key identity, so the body's `actor` is
  * used as it is, or `anonymous`.
  */
