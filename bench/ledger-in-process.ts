@@ -4,10 +4,12 @@ import { ProblemException } from '../src/common/problem.exception.js';
 import type { LedgerConfig } from '../src/config/ledger-config.js';
 import type { JsonValue } from '../src/ledger/index.js';
 import { claimRequestOf } from '../src/operations/claim/claim-request.dto.js';
-import { ClaimOperationCommand } from '../src/operations/claim/claim-operation.js';
+import { ClaimOperationCommand } from '../src/operations/claim/claim-operation.command.js';
 import type { ClaimRequestDto } from '../src/operations/claim/claim-request.dto.js';
 import { newRequestContext } from '../src/operations/request-context.js';
-import { claimAnswer, errorAnswer, workerAnswer, type HttpAnswer } from '../src/operations/http-answers.js';
+import { claimAnswer } from '../src/operations/claim/claim-http-answer.js';
+import { errorAnswer, type HttpAnswer } from '../src/operations/problem-answer.js';
+import { workerAnswer } from '../src/operations/worker-steps/worker-http-answer.js';
 import {
   RunWorkerCommand,
   type WorkerCommandInput,
@@ -19,7 +21,7 @@ import type { LedgerDriver } from './ledger-driver.js';
  * `ClaimOperationCommand` on the app's CommandBus, as the controller does after DTO validation
  * (which is skipped here); step start and confirm are `RunWorkerCommand`s (with the round-trip
  * shortcuts `startStep` / `completeStep` when asked). Results are mapped
- * to answers by the routes' mapping (`http-answers.ts`). `app` must
+ * to answers by the routes' mapping (each slice's `*-http-answer.ts`). `app` must
  * be initialised (`app.init()` or `app.listen()`), which registers the command handlers.
  */
 export function inProcessDriver(app: INestApplication, _config: LedgerConfig): LedgerDriver {

@@ -1,7 +1,7 @@
 /**
  * Every problem code the ledger answers, with its HTTP status and fixed title (docs/api.md
  * "Problem codes"). The one code→status table: the HTTP mapping of domain refusals
- * (`REFUSAL_STATUS` in src/operations/http-answers.ts) and the OpenAPI document's per-route
+ * (`REFUSAL_STATUS` in src/operations/problem-answer.ts) and the OpenAPI document's per-route
  * problem responses (`ApiProblems`) both read it.
  */
 export const PROBLEMS = {

@@ -2,24 +2,32 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { EVENT_STORE } from '../event-store/event-store.token.js';
 import { keyFromStreamName, type OperationKey } from '../ledger/index.js';
-import { problem } from '../common/problem.js';
-import { ProblemException } from '../common/problem.exception.js';
 import { canAccessTenant, type Caller } from '../auth/caller.js';
 
 /** Most operationId → key entries kept in memory (the mapping never changes, so caching is safe). */
 const CACHE_LIMIT = 10_000;
 
 /**
- * The 404 of an operation id that does not exist — and, with the same body, of one that exists in
- * a tenant the caller may not see (no existence oracle across tenants).
+ * An operation id that names no operation — or, told the same way, one of a tenant the caller may
+ * not see (no existence oracle across tenants). A refusal as a value: the HTTP edge answers it 404
+ * `not-found` (`notFoundAnswer`, problem-answer.ts).
  */
-export function operationNotFound(operationId: string): ProblemException {
-  return new ProblemException(problem('not-found', 404, `no operation ${operationId}`));
+export interface OperationNotFound {
+  readonly kind: 'not-found';
+  readonly operationId: string;
+}
+
+/** An operation id's key, or {@link OperationNotFound}. */
+export type Located = { readonly kind: 'located'; readonly key: OperationKey } | OperationNotFound;
+
+/** The {@link OperationNotFound} of `operationId`. */
+export function operationNotFound(operationId: string): OperationNotFound {
+  return { kind: 'not-found', operationId };
 }
 
 /**
  * Finds an operation's key from its operationId (UUID v5 of the key), through the stream alias
- * the first claim recorded. Unknown ids answer 404 `not-found`.
+ * the first claim recorded. An unknown id comes back `not-found`.
  */
 @Injectable()
 export class OperationLocator {
@@ -29,14 +37,14 @@ export class OperationLocator {
 
   /**
    * The key of `operationId`, as seen by `caller` (default: no tenant restriction, for in-process
-   * callers): an operation of a tenant the caller's key is not bound to is reported exactly as an
-   * unknown id.
-   * @throws ProblemException 404 `not-found` when no claim ever created it, or it is another tenant's.
+   * callers): `not-found` when no claim ever created it, and — exactly the same — when it is of a
+   * tenant the caller's key is not bound to.
+   * @throws EventStoreUnavailableError.
    */
-  async keyOf(operationId: string, caller?: Caller): Promise<OperationKey> {
+  async locate(operationId: string, caller?: Caller): Promise<Located> {
     const key = await this.lookUp(operationId);
-    if (caller && !canAccessTenant(caller, key.tenant)) throw operationNotFound(operationId);
-    return key;
+    if (!key || (caller && !canAccessTenant(caller, key.tenant))) return operationNotFound(operationId);
+    return { kind: 'located', key };
   }
 
   /**
@@ -50,14 +58,13 @@ export class OperationLocator {
     this.cache.set(id, key);
   }
 
-  private async lookUp(operationId: string): Promise<OperationKey> {
+  private async lookUp(operationId: string): Promise<OperationKey | null> {
     const id = operationId.toLowerCase();
     const cached = this.cache.get(id);
     if (cached) return cached;
     const streamName = await this.store.findStreamName(id);
     const key = streamName ? keyFromStreamName(streamName) : null;
-    if (!key) throw operationNotFound(operationId);
-    this.remember(id, key);
+    if (key) this.remember(id, key);
     return key;
   }
 }

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { PoliciesModule } from '../policies/policies.module.js';
-import { BatchClaimHandler } from './claim/batch-claim.js';
-import { ClaimOperationHandler, ClaimService } from './claim/claim-operation.js';
+import { BatchClaimHandler } from './claim/batch-claim.handler.js';
+import { ClaimOperationHandler } from './claim/claim-operation.handler.js';
+import { ClaimService } from './claim/claim-service.js';
 import { ClaimsController } from './claim/claims.controller.js';
 import { AuditWriter } from './audit-writer.js';
 import { DecideAndAppend } from './decide-and-append.js';

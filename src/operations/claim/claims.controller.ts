@@ -6,13 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
-import {
-  batchSlotAnswer,
-  CLAIM_PROBLEMS,
-  claimAnswer,
-  REPLAYED_HEADER,
-  sendAnswer,
-} from '../http-answers.js';
+import { sendAnswer } from '../problem-answer.js';
 import { StoreDeadlineInterceptor } from '../store-deadline.interceptor.js';
 import { Ctx, type RequestContext } from '../request-context.js';
 import {
@@ -22,8 +16,9 @@ import {
   ClaimReplayedDto,
 } from './claim-answers.dto.js';
 import { BatchClaimRequestDto } from './batch-claim-request.dto.js';
-import { BatchClaimCommand } from './batch-claim.js';
-import { ClaimOperationCommand } from './claim-operation.js';
+import { BatchClaimCommand } from './batch-claim.command.js';
+import { batchSlotAnswer, CLAIM_PROBLEMS, claimAnswer, REPLAYED_HEADER } from './claim-http-answer.js';
+import { ClaimOperationCommand } from './claim-operation.command.js';
 import { claimRequestOf, ClaimRequestDto } from './claim-request.dto.js';
 
 /**

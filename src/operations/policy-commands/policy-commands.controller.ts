@@ -13,7 +13,7 @@ import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
 import { validationProblem } from '../../common/validation.js';
 import type { JsonValue, PolicyCommandRequest } from '../../ledger/index.js';
-import { policyCommandAnswer, sendAnswer } from '../http-answers.js';
+import { sendAnswer } from '../problem-answer.js';
 import { operationIdPipe } from '../operation-id.pipe.js';
 import { StoreDeadlineInterceptor } from '../store-deadline.interceptor.js';
 import { Ctx, type RequestContext } from '../request-context.js';
@@ -23,6 +23,7 @@ import {
   OperatorActionRequestDto,
   RenewLeaseRequestDto,
 } from './policy-command-requests.dto.js';
+import { policyCommandAnswer } from './policy-command-http-answer.js';
 import { RunPolicyCommand } from './run-policy-command.command.js';
 
 /**

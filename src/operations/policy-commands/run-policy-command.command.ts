@@ -1,8 +1,16 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../auth/caller.js';
-import type { PolicyCommandRequest } from '../../ledger/index.js';
-import type { PolicyCommandOutcome } from '../command-results.js';
+import type { InputRejection, PolicyCommandRequest } from '../../ledger/index.js';
+import type { Executed } from '../decide-and-append.js';
+import type { OperationNotFound } from '../operation-locator.js';
 import type { RequestContext } from '../request-context.js';
+
+/**
+ * A command decided under the action's policy: rejected input, `not-found` (an unknown id, or
+ * another tenant's), or the decision and the version applied.
+ */
+export type PolicyCommandOutcome =
+  InputRejection | OperationNotFound | (Executed<unknown> & { readonly policyVersion: number });
 
 /**
  * A command on one operation addressed by id whose full form depends on the action's policy —

@@ -3,16 +3,15 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { commandUnderPolicy, decide } from '../../ledger/index.js';
 import { PolicyStore } from '../../policies/policy-store.js';
-import type { PolicyCommandOutcome } from '../command-results.js';
 import { DecideAndAppend } from '../decide-and-append.js';
 import { OperationLocator } from '../operation-locator.js';
-import { RunPolicyCommand } from './run-policy-command.command.js';
+import { RunPolicyCommand, type PolicyCommandOutcome } from './run-policy-command.command.js';
 
 /**
- * Locates the operation (another tenant's is answered 404 like an unknown id), loads its action's
- * policy, lets the domain build the command under it (a renewal above `maxLeaseMs` comes back
- * rejected) and runs the decide-and-append loop at the server time (read once).
- * @throws ProblemException 404 `not-found`; EventStoreUnavailableError; ContentionError.
+ * Locates the operation (an unknown id, or another tenant's, comes back `not-found`), loads its
+ * action's policy, lets the domain build the command under it (a renewal above `maxLeaseMs` comes
+ * back rejected) and runs the decide-and-append loop at the server time (read once).
+ * @throws EventStoreUnavailableError; ContentionError.
  */
 @CommandHandler(RunPolicyCommand)
 export class RunPolicyCommandHandler implements ICommandHandler<RunPolicyCommand, PolicyCommandOutcome> {
@@ -24,7 +23,9 @@ export class RunPolicyCommandHandler implements ICommandHandler<RunPolicyCommand
   ) {}
 
   async execute({ operationId, request, caller, ctx }: RunPolicyCommand): Promise<PolicyCommandOutcome> {
-    const key = await this.locator.keyOf(operationId, caller);
+    const located = await this.locator.locate(operationId, caller);
+    if (located.kind === 'not-found') return located;
+    const key = located.key;
     const { policy, version } = await this.policies.policyFor(key.tenant, key.action);
     const command = commandUnderPolicy(request, policy, this.clock.now());
     if (!command.ok) return command.rejection;

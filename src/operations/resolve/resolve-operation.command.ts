@@ -2,16 +2,20 @@ import { Command } from '@nestjs/cqrs';
 import { ANONYMOUS_CALLER, type Caller } from '../../auth/caller.js';
 import type { RecordDestinationReference, ResolveOperation, ResolveResult } from '../../ledger/index.js';
 import type { Executed } from '../decide-and-append.js';
+import type { OperationNotFound } from '../operation-locator.js';
 import type { RequestContext } from '../request-context.js';
+
+/** What a resolution comes to: the decision taken, or `not-found` (an unknown id, or another tenant's). */
+export type ResolveOutcome = Executed<ResolveResult> | OperationNotFound;
 
 /**
  * An operator resolves an Unknown operation (confirmed / not_found / abandoned), or records the
  * destination reference of one confirmed without it (`RecordDestinationReference`), as plain data.
  * `input.actor` is the key holder; `input.requestedActor` the body's differing `actor`, recorded
- * alongside. An operation of a tenant `caller` may not see is answered 404 (default caller: every
- * tenant, for in-process use).
+ * alongside. An operation of a tenant `caller` may not see comes back `not-found` (default caller:
+ * every tenant, for in-process use).
  */
-export class ResolveOperationCommand extends Command<Executed<ResolveResult>> {
+export class ResolveOperationCommand extends Command<ResolveOutcome> {
   constructor(
     readonly operationId: string,
     readonly input: Omit<ResolveOperation, 'now'> | Omit<RecordDestinationReference, 'now'>,

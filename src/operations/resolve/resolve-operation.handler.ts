@@ -1,36 +1,31 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { decideRecordReference, decideResolve, type ResolveResult } from '../../ledger/index.js';
-import { DecideAndAppend, type Executed } from '../decide-and-append.js';
+import { decideRecordReference, decideResolve } from '../../ledger/index.js';
+import { DecideAndAppend } from '../decide-and-append.js';
 import { OperationLocator } from '../operation-locator.js';
-import { ResolveOperationCommand } from './resolve-operation.command.js';
+import { ResolveOperationCommand, type ResolveOutcome } from './resolve-operation.command.js';
 
 /**
  * Locates the operation and runs `decideResolve` (or `decideRecordReference`) in the
  * decide-and-append loop at the server time (read once): `OperationResolved` (actor, reason,
  * evidence, a differing `requestedActor`) when the operation is Unknown — or
- * `DestinationReferenceRecorded` on a confirmed one without a reference — else the refusal.
- * @throws ProblemException 404 `not-found`; EventStoreUnavailableError; ContentionError.
+ * `DestinationReferenceRecorded` on a confirmed one without a reference — else the refusal; an
+ * unknown id (or another tenant's) comes back `not-found`.
+ * @throws EventStoreUnavailableError; ContentionError.
  */
 @CommandHandler(ResolveOperationCommand)
-export class ResolveOperationHandler implements ICommandHandler<
-  ResolveOperationCommand,
-  Executed<ResolveResult>
-> {
+export class ResolveOperationHandler implements ICommandHandler<ResolveOperationCommand, ResolveOutcome> {
   constructor(
     private readonly locator: OperationLocator,
     private readonly loop: DecideAndAppend,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({
-    operationId,
-    input,
-    ctx,
-    caller,
-  }: ResolveOperationCommand): Promise<Executed<ResolveResult>> {
-    const key = await this.locator.keyOf(operationId, caller);
+  async execute({ operationId, input, ctx, caller }: ResolveOperationCommand): Promise<ResolveOutcome> {
+    const located = await this.locator.locate(operationId, caller);
+    if (located.kind === 'not-found') return located;
+    const key = located.key;
     const now = this.clock.now();
     if (input.type === 'RecordDestinationReference') {
       const command = { ...input, now };

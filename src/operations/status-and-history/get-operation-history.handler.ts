@@ -1,4 +1,4 @@
-import type { HistoryEventDto, OperationHistoryDto } from './status-answers.dto.js';
+import type { HistoryEventDto } from './status-answers.dto.js';
 import { Inject, Optional } from '@nestjs/common';
 import { ApiKeyService } from '../../auth/api-key.service.js';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
@@ -7,13 +7,15 @@ import { EVENT_STORE } from '../../event-store/event-store.token.js';
 import { auditStreamName, operationStreamName } from '../../ledger/index.js';
 import { OperationLocator } from '../operation-locator.js';
 import { eventActors, unnamedKeyIds, type EventActor } from './event-actor.js';
-import { GetOperationHistoryQuery } from './get-operation-history.query.js';
+import { GetOperationHistoryQuery, type OperationHistoryResult } from './get-operation-history.query.js';
 
 /**
  * The audit trail of one operation (docs/api.md "Reading one operation"): its decision stream and its companion audit stream,
  * merged in global (commit) order, each event with both positions, the store's timestamp, data
  * and metadata (correlation/causation ids), and its actor (event-actor.ts) — key names of events
- * recorded before metadata carried them are looked up by key id.
+ * recorded before metadata carried them are looked up by key id. An unknown id (or another
+ * tenant's) comes back `not-found`.
+ * @throws EventStoreUnavailableError.
  */
 @QueryHandler(GetOperationHistoryQuery)
 export class GetOperationHistoryHandler implements IQueryHandler<GetOperationHistoryQuery> {
@@ -23,8 +25,10 @@ export class GetOperationHistoryHandler implements IQueryHandler<GetOperationHis
     @Optional() private readonly keys?: ApiKeyService,
   ) {}
 
-  async execute({ operationId, caller }: GetOperationHistoryQuery): Promise<OperationHistoryDto> {
-    const key = await this.locator.keyOf(operationId, caller);
+  async execute({ operationId, caller }: GetOperationHistoryQuery): Promise<OperationHistoryResult> {
+    const located = await this.locator.locate(operationId, caller);
+    if (located.kind === 'not-found') return located;
+    const key = located.key;
     const streamName = operationStreamName(key);
     const [decisions, audit] = await Promise.all([
       this.store.read(streamName),
@@ -35,11 +39,14 @@ export class GetOperationHistoryHandler implements IQueryHandler<GetOperationHis
     );
     const actors = eventActors(events, await this.keyNames(unnamedKeyIds(events)));
     return {
-      operationId,
-      key,
-      streamName,
-      auditStreamName: auditStreamName(key),
-      events: events.map((e, i) => present(e, actors[i]!)),
+      kind: 'history',
+      history: {
+        operationId,
+        key,
+        streamName,
+        auditStreamName: auditStreamName(key),
+        events: events.map((e, i) => present(e, actors[i]!)),
+      },
     };
   }
 

@@ -1,15 +1,18 @@
-import { Controller, Get, Param, Query, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { OperationHistoryDto, OperationStatusDto } from './status-answers.dto.js';
 import { type Caller } from '../../auth/caller.js';
 import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
 import { validationProblem } from '../../common/validation.js';
 import { operationIdPipe } from '../operation-id.pipe.js';
+import { sendAnswer } from '../problem-answer.js';
 import { GetOperationHistoryQuery } from './get-operation-history.query.js';
 import { GetOperationStatusQuery } from './get-operation-status.query.js';
 import { StoreDeadlineInterceptor } from '../store-deadline.interceptor.js';
+import { historyAnswer, statusAnswer } from './status-http-answer.js';
 
 /**
  * Status and history of one operation (docs/api.md "Reading one operation"): roles `auditor`, `operator` or `worker`
@@ -36,24 +39,28 @@ export class StatusAndHistoryController {
     required: false,
     description: 'Time travel: the state as of this stream revision (0-based)',
   })
-  status(
+  async status(
     @Param('operationId', operationIdPipe) id: string,
     @CurrentCaller() caller: Caller,
+    @Res({ passthrough: true }) res: FastifyReply,
     @Query('asOf') asOf?: string,
     @Query('atRevision') atRevision?: string,
-  ): Promise<OperationStatusDto> {
-    return this.queryBus.execute(new GetOperationStatusQuery(id, caller, parseAsOf(asOf, atRevision)));
+  ): Promise<unknown> {
+    const query = new GetOperationStatusQuery(id, caller, parseAsOf(asOf, atRevision));
+    return sendAnswer(res, statusAnswer(await this.queryBus.execute(query)));
   }
 
   @Get('history')
   @ApiOperation({ summary: 'Every event of the operation, in commit order' })
   @ApiOkResponse({ type: OperationHistoryDto })
   @RequireRole('auditor', 'operator', 'worker')
-  history(
+  async history(
     @Param('operationId', operationIdPipe) id: string,
     @CurrentCaller() caller: Caller,
-  ): Promise<OperationHistoryDto> {
-    return this.queryBus.execute(new GetOperationHistoryQuery(id, caller));
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<unknown> {
+    const result = await this.queryBus.execute(new GetOperationHistoryQuery(id, caller));
+    return sendAnswer(res, historyAnswer(result));
   }
 }
 

@@ -1,28 +1,30 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { decideWorkerCommand, type WorkerCommand, type WorkerResult } from '../../ledger/index.js';
-import { DecideAndAppend, type Executed } from '../decide-and-append.js';
+import { decideWorkerCommand, type WorkerCommand } from '../../ledger/index.js';
+import { DecideAndAppend } from '../decide-and-append.js';
 import { OperationLocator } from '../operation-locator.js';
-import { RunWorkerCommand } from './run-worker-command.command.js';
+import { RunWorkerCommand, type WorkerOutcome } from './run-worker-command.command.js';
 
 /**
  * Runs a fenced worker command: locate the key by operationId, then the decide-and-append loop at
- * the server time (read once). Refusals are returned as decisions (stale-token, …); a refusal
- * that records an event (duplicate effect) has recorded it.
- * @throws ProblemException 404 `not-found` (unknown id, or another tenant's); EventStoreUnavailableError; ContentionError.
+ * the server time (read once). Refusals are values: `not-found` (unknown id, or another
+ * tenant's) and the domain's (stale-token, …); a refusal that records an event (duplicate
+ * effect) has recorded it.
+ * @throws EventStoreUnavailableError; ContentionError.
  */
 @CommandHandler(RunWorkerCommand)
-export class RunWorkerCommandHandler implements ICommandHandler<RunWorkerCommand, Executed<WorkerResult>> {
+export class RunWorkerCommandHandler implements ICommandHandler<RunWorkerCommand, WorkerOutcome> {
   constructor(
     private readonly locator: OperationLocator,
     private readonly loop: DecideAndAppend,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ operationId, input, ctx, caller }: RunWorkerCommand): Promise<Executed<WorkerResult>> {
-    const key = await this.locator.keyOf(operationId, caller);
+  async execute({ operationId, input, ctx, caller }: RunWorkerCommand): Promise<WorkerOutcome> {
+    const located = await this.locator.locate(operationId, caller);
+    if (located.kind === 'not-found') return located;
     const command = { ...input, now: this.clock.now() } as WorkerCommand;
-    return this.loop.run(key, (state) => decideWorkerCommand(command, state), ctx);
+    return this.loop.run(located.key, (state) => decideWorkerCommand(command, state), ctx);
   }
 }

@@ -19,7 +19,7 @@ import { CurrentCaller } from '../../auth/current-caller.decorator.js';
 import { RequireRole } from '../../auth/require-role.decorator.js';
 import { validationProblem } from '../../common/validation.js';
 import { stepNameIssue, type JsonValue } from '../../ledger/index.js';
-import { sendAnswer, workerAnswer } from '../http-answers.js';
+import { sendAnswer } from '../problem-answer.js';
 import { operationIdPipe } from '../operation-id.pipe.js';
 import { StoreDeadlineInterceptor } from '../store-deadline.interceptor.js';
 import { Ctx, type RequestContext } from '../request-context.js';
@@ -29,6 +29,7 @@ import { ReleaseRequestDto } from './release-request.dto.js';
 import { RunWorkerCommand, type WorkerCommandInput } from './run-worker-command.command.js';
 import { CompleteStepRequestDto, NotPerformedRequestDto, StartStepRequestDto } from './step-requests.dto.js';
 import { UnknownRequestDto } from './unknown-request.dto.js';
+import { workerAnswer } from './worker-http-answer.js';
 
 /**
  * `step` when it is a valid step name (the domain's rule).

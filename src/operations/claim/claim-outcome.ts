@@ -1,5 +1,5 @@
-import type { ClaimResult, InputRejection } from '../ledger/index.js';
-import type { Executed } from './decide-and-append.js';
+import type { ClaimResult, InputRejection } from '../../ledger/index.js';
+import type { Executed } from '../decide-and-append.js';
 
 /** A claim's key names a tenant the caller's API key is not bound to (answered 403). */
 export interface ForbiddenTenant {
@@ -19,6 +19,3 @@ export type ClaimOutcome =
  * contended for it (an EventStoreUnavailableError or ContentionError, answered 503 in its slot).
  */
 export type BatchItemOutcome = ClaimOutcome | { readonly kind: 'failed'; readonly error: unknown };
-
-/** A command decided under the action's policy: rejected input, or the decision and the version applied. */
-export type PolicyCommandOutcome = InputRejection | (Executed<unknown> & { readonly policyVersion: number });

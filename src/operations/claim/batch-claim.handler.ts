@@ -1,25 +1,10 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ANONYMOUS_CALLER, type Caller } from '../../auth/caller.js';
-import type { RequestContext } from '../request-context.js';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { problemForError } from '../../common/error-problem.js';
 import { canonicalKey, type CheckedClaim } from '../../ledger/index.js';
-import type { BatchItemOutcome } from '../command-results.js';
+import { BatchClaimCommand } from './batch-claim.command.js';
+import type { BatchItemOutcome } from './claim-outcome.js';
 import { claimRequestOf, validateClaimBody } from './claim-request.dto.js';
-import { ClaimService } from './claim-operation.js';
-
-/**
- * Claim up to 500 operations (plain data: the items as parsed JSON); each item comes to what
- * POST /v1/claims would come to for `caller`, in input order.
- */
-export class BatchClaimCommand extends Command<BatchItemOutcome[]> {
-  constructor(
-    readonly items: readonly unknown[],
-    readonly ctx: RequestContext,
-    readonly caller: Caller = ANONYMOUS_CALLER,
-  ) {
-    super();
-  }
-}
+import { ClaimService } from './claim-service.js';
 
 /** Distinct keys claimed at once within one batch. */
 const BATCH_PARALLELISM = 16;

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ANONYMOUS_CALLER, canAccessTenant, type Caller } from '../../auth/caller.js';
+import { canAccessTenant, type Caller } from '../../auth/caller.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { LEDGER_CONFIG } from '../../config/config.token.js';
 import type { LedgerConfig } from '../../config/ledger-config.js';
@@ -16,25 +15,10 @@ import {
   type OperationKey,
 } from '../../ledger/index.js';
 import { PolicyStore } from '../../policies/policy-store.js';
-import type { ClaimOutcome } from '../command-results.js';
+import type { ClaimOutcome } from './claim-outcome.js';
 import { DecideAndAppend } from '../decide-and-append.js';
 import { OperationLocator } from '../operation-locator.js';
 import type { RequestContext } from '../request-context.js';
-
-/**
- * Claim one operation (plain data). `caller` is the API key's holder; a key of another tenant
- * than the claim's comes back `forbidden-tenant`. The default (every tenant) is for in-process
- * callers that did not come through HTTP.
- */
-export class ClaimOperationCommand extends Command<ClaimOutcome> {
-  constructor(
-    readonly request: ClaimRequest,
-    readonly ctx: RequestContext,
-    readonly caller: Caller = ANONYMOUS_CALLER,
-  ) {
-    super();
-  }
-}
 
 /** Older revisions an amendment marks at once (each is one read and at most one append). */
 const SUPERSEDE_PARALLELISM = 16;
@@ -102,17 +86,5 @@ export class ClaimService {
           .map((cmd) => this.loop.run(cmd.key, (state) => decideSupersede(cmd, state), ctx)),
       );
     }
-  }
-}
-
-/** Checks the claim (the domain's rules), then claims it: see {@link ClaimService}. */
-@CommandHandler(ClaimOperationCommand)
-export class ClaimOperationHandler implements ICommandHandler<ClaimOperationCommand, ClaimOutcome> {
-  constructor(private readonly claims: ClaimService) {}
-
-  async execute({ request, ctx, caller }: ClaimOperationCommand): Promise<ClaimOutcome> {
-    const checked = this.claims.check(request);
-    if (!checked.ok) return checked.rejection;
-    return this.claims.claim(checked.value, ctx, caller);
   }
 }
