@@ -23,6 +23,22 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/common/', '^src/event-store/event-store\\.port\\.ts$'] },
     },
     {
+      name: 'operations-no-arrow-back-up',
+      comment:
+        'the shared files of src/operations (directly in it) import no slice: each slice maps its own answers (docs/architecture.md "Application"); operations.module.ts, the wiring, is the one file that lists them',
+      severity: 'error',
+      from: { path: '^src/operations/[^/]+$', pathNot: '^src/operations/operations\\.module\\.ts$' },
+      to: { path: '^src/operations/[^/]+/' },
+    },
+    {
+      name: 'operations-slices-are-independent',
+      comment:
+        'a slice of src/operations imports no other slice: what two slices share moves up into src/operations',
+      severity: 'error',
+      from: { path: '^src/operations/([^/]+)/' },
+      to: { path: '^src/operations/[^/]+/', pathNot: '^src/operations/$1/' },
+    },
+    {
       name: 'client-is-standalone',
       comment:
         'packages/client (the worker SDK) imports nothing from the server and no npm package but undici (its Node transport, docs/decisions.md) and structured-headers (the Idempotency-Key header)',

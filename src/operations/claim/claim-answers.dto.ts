@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiJsonProperty } from '../../common/openapi/json-value.js';
 import { ProblemDetailsDto } from '../../common/openapi/problem-details.dto.js';
+import { ReportedErrorAnswerDto } from '../reported-error-answer.dto.js';
 
 const CLAIM_REASONS = [
   'first',
@@ -61,15 +62,6 @@ export class ClaimAcquiredDto {
 
   @ApiPropertyOptional({ type: StartedStepDto, description: 'Present when the claim named startStep' })
   startedStep?: StartedStepDto;
-}
-
-/** The reported error of a failed operation. */
-export class ReportedErrorAnswerDto {
-  @ApiProperty()
-  code!: string;
-
-  @ApiProperty()
-  message!: string;
 }
 
 /** Who resolved an operation, and why. */

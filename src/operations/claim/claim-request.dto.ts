@@ -28,7 +28,7 @@ import {
   type ClaimRequest,
   type JsonValue,
 } from '../../ledger/index.js';
-import { OperationKeyDto } from './operation-key.dto.js';
+import { OperationKeyDto } from '../operation-key.dto.js';
 
 /**
  * Body of POST /v1/claims (docs/api.md "Claims"), with the checks a batch item gets

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { OPERATION_STATES } from '../worker-steps/worker-answer.dto.js';
+import { OPERATION_STATES } from '../operation-states.js';
 
 /** 200 of approve, reject, replay and acknowledge (docs/api.md "Recovery and operator workflows"). */
 export class PolicyCommandAnswerDto {

@@ -16,7 +16,7 @@ import {
   Min,
 } from 'class-validator';
 import { MAX_LEASE_MS, MIN_LEASE_MS } from '../../ledger/index.js';
-import { FencedRequestDto } from '../worker-steps/fenced-request.dto.js';
+import { FencedRequestDto } from '../fenced-request.dto.js';
 
 /** Body of operator actions: the reason is required; the actor comes from the API key. */
 export class OperatorActionRequestDto {

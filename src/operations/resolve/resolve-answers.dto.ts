@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { OPERATION_STATES } from '../worker-steps/worker-answer.dto.js';
+import { OPERATION_STATES } from '../operation-states.js';
 
 /** 200 of POST …/resolve (docs/api.md "Recovery and operator workflows"). */
 export class ResolveAnswerDto {

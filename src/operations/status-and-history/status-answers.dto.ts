@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiJsonProperty } from '../../common/openapi/json-value.js';
-import { OperationKeyDto } from '../claim/operation-key.dto.js';
-import { ReportedErrorAnswerDto } from '../claim/claim-answers.dto.js';
-import { OPERATION_STATES } from '../worker-steps/worker-answer.dto.js';
+import { OperationKeyDto } from '../operation-key.dto.js';
+import { ReportedErrorAnswerDto } from '../reported-error-answer.dto.js';
+import { OPERATION_STATES } from '../operation-states.js';
 import type { UnknownCause } from '../../ledger/index.js';
 
 /** The current lease; `expired` is judged on the server's clock. */

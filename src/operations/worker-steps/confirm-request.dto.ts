@@ -4,7 +4,7 @@ import { ApiJsonProperty } from '../../common/openapi/json-value.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { FencedRequestDto } from './fenced-request.dto.js';
+import { FencedRequestDto } from '../fenced-request.dto.js';
 
 /** The step a confirmation completes in the same append (round-trip shortcut). */
 export class CompleteStepPartDto {

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsObject, IsString, Length, ValidateNested } from 'class-validator';
-import { FencedRequestDto } from './fenced-request.dto.js';
+import { FencedRequestDto } from '../fenced-request.dto.js';
 
 /** The error a worker reports. */
 export class ReportedErrorDto {

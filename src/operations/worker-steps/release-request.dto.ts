@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { FencedRequestDto } from './fenced-request.dto.js';
+import { FencedRequestDto } from '../fenced-request.dto.js';
 
 /** Body of POST …/release. */
 export class ReleaseRequestDto extends FencedRequestDto {

@@ -3,7 +3,7 @@ import { KeepAsParsed } from '../../common/keep-as-parsed.js';
 import { ApiJsonProperty } from '../../common/openapi/json-value.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { Allow, IsString, Length } from 'class-validator';
-import { FencedRequestDto } from './fenced-request.dto.js';
+import { FencedRequestDto } from '../fenced-request.dto.js';
 
 /** Body of POST …/steps/{step}/start. */
 @CompiledCheck()

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
-import { FencedRequestDto } from './fenced-request.dto.js';
+import { FencedRequestDto } from '../fenced-request.dto.js';
 
 /** Body of POST …/unknown. */
 export class UnknownRequestDto extends FencedRequestDto {

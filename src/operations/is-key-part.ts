@@ -1,5 +1,5 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
-import { keyPartIssue, type KeyTextPart } from '../../ledger/index.js';
+import { keyPartIssue, type KeyTextPart } from '../ledger/index.js';
 
 /**
  * class-validator decorator applying the domain's key-part rules (keyPartIssue): non-empty,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { MAX_KEY_PART_BYTES, MAX_REVISION } from '../../ledger/index.js';
+import { MAX_KEY_PART_BYTES, MAX_REVISION } from '../ledger/index.js';
 import { IsKeyPart } from './is-key-part.js';
 
 const partDoc = (description: string, example: string) => ({
