@@ -120,6 +120,45 @@ export default tseslint.config(
     },
   },
   {
+    // Refusals are values in the application layer of src/operations (handlers, services, the
+    // locator): a handler returns `{ kind: 'refused' | 'not-found' | … }` and the HTTP edge —
+    // controllers, pipes, interceptors, DTOs and each slice's *-http-answer.ts — answers it
+    // (docs/architecture.md "Transport — HTTP"). Only the edge builds or throws a ProblemException.
+    files: ['src/operations/**/*.ts'],
+    ignores: [
+      'src/operations/**/*.{controller,pipe,interceptor,dto}.ts',
+      'src/operations/**/*-http-answer.ts',
+      'src/operations/problem-answer.ts',
+      'src/operations/request-context.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'CallExpression[callee.property.name="only"]', message: 'no focused tests' },
+        {
+          selector: 'ThrowStatement > NewExpression[callee.name="ProblemException"]',
+          message: 'return the refusal as a value; the HTTP edge (controller, *-http-answer.ts) answers it',
+        },
+        {
+          selector: 'ThrowStatement > CallExpression[callee.name=/(Problem|NotFound|Refusal)$/]',
+          message: 'return the refusal as a value; the HTTP edge (controller, *-http-answer.ts) answers it',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/packages/**'], message: 'import @operation-ledger/client by name' },
+            {
+              group: ['**/common/problem.exception.js', '**/auth/auth-problems.js'],
+              message: 'the application layer returns refusals as values; only the HTTP edge builds problems',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'demo/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
