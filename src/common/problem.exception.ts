@@ -2,7 +2,8 @@ import type { ProblemDetails } from './problem.js';
 
 /**
  * An error that is answered as a given problem document, with optional headers (e.g.
- * `Retry-After` in seconds). Thrown by controllers and handlers; rendered by ProblemDetailsFilter.
+ * `Retry-After` in seconds). Thrown at the HTTP edge (controllers, pipes, guards, middleware;
+ * handlers return refusals as values); rendered by ProblemDetailsFilter.
  *
  * It carries no stack trace (`stack` is the name and message only): a problem is an answer the
  * ledger meant to give, not a defect to locate, and capturing the stack through Nest's pipeline
