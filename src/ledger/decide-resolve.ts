@@ -13,8 +13,8 @@ export interface ResolveResult {
 }
 
 /**
- * The input rule of a resolution (issue #11 item 1, mirroring evidence `found`): `confirmed`
- * needs the reference found at the destination. `destinationRef` is `undefined` when the request
+ * The input rule of a resolution (docs/api.md "Recovery and operator workflows", mirroring
+ * evidence `found`): `confirmed` needs the reference found at the destination. `destinationRef` is `undefined` when the request
  * left it out, `null` when the operator said explicitly that the reference is unknown (the
  * required `reason` then says why) — only a left-out reference is refused.
  * @returns the issue naming `destinationRef`, or null.

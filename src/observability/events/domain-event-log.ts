@@ -26,7 +26,7 @@ export interface EventLogContext {
 interface Notable {
   readonly level: 'debug' | 'info' | 'warn';
   readonly message: string;
-  /** Problem code of the answer the event stands for (docs/api.md "Problems"), if any. */
+  /** Problem code of the answer the event stands for (docs/api.md "Problem codes"), if any. */
   readonly problemCode?: string;
   /** Extra fields of the event's data worth a line (never payloads). */
   readonly fields?: readonly string[];
