@@ -14,8 +14,8 @@ export const LINGER_MS = 1000;
 
 /**
  * Drains an HTTP server for a graceful stop. Node's `server.close()` alone stops accepting but
- * waits for every kept-alive connection to close, and a busy client keeps its connections busy:
- * a stop under load waited for the keep-alive timeout (75 s). So {@link drain}:
+ * waits for every kept-alive connection to close, and a busy client keeps its connections busy,
+ * so a stop under load waited for the whole keep-alive timeout. So {@link drain}:
  * 1. closes the listener (new connections are refused at once) but not the kept-alive
  *    connections: Node's `server.close()` (since v19) also closes the idle ones at once, and a
  *    client sending its next request on one right then sees a reset, its request unhandled;
