@@ -11,6 +11,8 @@
  * `"Title"`). Compared in lower case with backticks dropped and every run of characters other
  * than letters and digits read as one space; no other partial match.
  *
+ * Code is cited by symbol and file, never by line number (`file.ts:54` drifts with every edit).
+ *
  * An issue citation, in a comment of src/ or packages/<name>/src: `issue 12`, `issue #12`,
  * `issue "Title"`, a bare `#12` (one to three digits after a space or a bracket: `#private`
  * fields and `#default-sender` imports start with a letter; a CSS colour in a comment is written
@@ -146,4 +148,22 @@ it('recognises the forms of an issue citation, and not the look-alikes', () => {
   ]) {
     expect(cites(s)).toBe(false);
   }
+});
+
+it('cites code by symbol, not by line number, in docs/, the READMEs and the comments of src/', () => {
+  const LINE = /\b[\w./-]+\.(?:ts|tsx|js|mjs|cjs):\d+/;
+  const cites = [
+    ...citing.filter((f) => f.endsWith('.md') && !f.startsWith('bench/') && !f.startsWith('test/')),
+    ...shipped,
+  ].flatMap((file) => {
+    const text = read(file);
+    const parts = file.endsWith('.md') ? [prose(text)] : comments(text).map((c) => c.text);
+    return parts.flatMap((part) =>
+      part
+        .split('\n')
+        .filter((line) => LINE.test(line))
+        .map((l) => `${file}: ${l.trim()}`),
+    );
+  });
+  expect(cites).toEqual([]);
 });
