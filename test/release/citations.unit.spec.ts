@@ -13,7 +13,8 @@
  *
  * Code is cited by symbol and file, never by line number (`file.ts:54` drifts with every edit).
  *
- * An issue citation, in a comment of src/ or packages/<name>/src: `issue 12`, `issue #12`,
+ * An issue citation — in a comment of src/, packages/<name>/src, test/ or bench/, or in docs/ and
+ * the READMEs (not bench/RESULTS.md, the dated log of past runs) — is `issue 12`, `issue #12`,
  * `issue "Title"`, a bare `#12` (one to three digits after a space or a bracket: `#private`
  * fields and `#default-sender` imports start with a letter; a CSS colour in a comment is written
  * by name), `round two` (words, as issue titles number their rounds) or `item 3`.
@@ -34,6 +35,8 @@ function files(dir: string, exts: readonly string[]): string[] {
   });
 }
 
+/** This file: its doc comment shows the forms it looks for. */
+const SELF = 'test/release/citations.unit.spec.ts';
 const CODE = ['.ts', '.tsx', '.js', '.mjs', '.cjs'];
 const packages = readdirSync(join(ROOT, 'packages'));
 const shipped = ['src', ...packages.map((p) => `packages/${p}/src`)].flatMap((d) => files(d, CODE));
@@ -85,7 +88,7 @@ const ANCHOR = /\b(docs\/[\w-]+\.md|(?:packages\/[\w-]+\/)?README\.md)#([\w-]+)/
 it('resolves every `docs/<page>.md "Section"` and `README "Section"` citation to a heading', () => {
   const broken: string[] = [];
   let count = 0;
-  for (const file of citing.filter((f) => f !== 'test/release/citations.unit.spec.ts')) {
+  for (const file of citing.filter((f) => f !== SELF)) {
     const text = joined(read(file));
     for (const [, cited, section] of text.matchAll(SECTION)) {
       count++;
@@ -121,11 +124,12 @@ const ISSUE = [
   /\bitems? \d+\b/i,
 ];
 
-it('cites no issue in the comments of src/ and packages/*/src', () => {
+it('cites no issue in code comments, docs/ or the READMEs', () => {
   expect(shipped.length).toBeGreaterThan(300);
   const cites: string[] = [];
-  for (const file of shipped) {
-    for (const c of comments(read(file))) {
+  for (const file of citing.filter((f) => f !== SELF && f !== 'bench/RESULTS.md')) {
+    const parts = file.endsWith('.md') ? [{ line: 1, text: prose(read(file)) }] : comments(read(file));
+    for (const c of parts) {
       c.text.split('\n').forEach((line, i) => {
         if (ISSUE.some((re) => re.test(line))) cites.push(`${file}:${c.line + i}: ${line.trim()}`);
       });
