@@ -71,10 +71,6 @@ export interface LedgerSpanScope {
  * span ends when `fn` settles; a thrown error is recorded (exception event, status ERROR) and
  * rethrown unchanged. With the SDK off (`tracingEnabled()` false) the API's no-op tracer makes
  * this a plain call of `fn` costing a few object allocations.
- *
- * Meant for the command path: `withLedgerSpan(LEDGER_SPANS.command, { command: 'claim', tenant,
- * action }, …)` around a handler, `ledger.decide` around the pure decision, `ledger.append` around
- * each append with `expectedRevision`; `set({ outcome, wrongExpectedVersionRetries })` at the end.
  */
 export async function withLedgerSpan<T>(
   name: string,
