@@ -2,11 +2,9 @@ import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
- * `shared_buffers` of the embedded PGlite (PostgreSQL's buffer cache, inside PGlite's WebAssembly
- * memory). initdb writes PostgreSQL's default, 128MB, and PGlite allocates and touches all of it
- * at every start, which made starts seconds slower. Pages outside the cache are read through the
- * operating system's page cache (PGlite's files are ordinary files), so a smaller cache costs a
- * read call, not a disk access, on a warm machine. See docs/decisions.md "PGlite's buffer cache".
+ * `shared_buffers` of the embedded PGlite: PGlite allocates and touches all of it at every start,
+ * and initdb's 128MB made starts seconds slower; a page outside the cache costs a read call
+ * through the OS page cache (docs/decisions.md "PGlite's buffer cache").
  */
 export const PGLITE_SHARED_BUFFERS = '32MB';
 
@@ -15,7 +13,8 @@ export const PGLITE_SHARED_BUFFERS = '32MB';
  * 100 times V8's default (1 800 000, "a rough approximation of bytes executed"). With the default,
  * every PostgreSQL function a start runs a little (recovery, catalog reads, the migrations'
  * checks) was recompiled on V8's background threads, half of a server start's CPU
- * (docs/decisions.md "Start-up"). Functions that stay hot under load still reach the optimised tier.
+ * (docs/decisions.md "Start-up"). Functions that stay hot under load still reach the optimised
+ * tier.
  */
 export const PGLITE_WASM_TIERING_BUDGET = 180_000_000;
 
