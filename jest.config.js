@@ -48,19 +48,14 @@ const common = {
 export default {
   // Hooks start real ledgers and databases; on a loaded 2-core machine 5 s is too little.
   testTimeout: 60_000,
-  // Jest's default (cores − 1) is ONE worker on a 2-core machine: every file ran in series although
-  // most e2e files spend much of their time waiting (PostgreSQL's commits, child processes, leases,
-  // SSE). One worker per core overlaps those waits, and on two cores a third overlaps more: the
-  // whole suite took 301 s with 3 workers against 339 s with 2 (same tree, same machine; 355 s
-  // against 402 s in an earlier pair), and less CPU (581 against 624 machine CPU-s: each worker
-  // holds fewer files, see workerIdleMemoryLimit). `npx jest -w 1` still runs them in series.
+  // Jest's default (cores − 1) is ONE worker on a 2-core machine, although most e2e files spend
+  // much of their time waiting (commits, child processes, leases, SSE); a third worker on two cores
+  // overlaps more of it (docs/decisions.md "Test workers"). `npx jest -w 1` runs them in series.
   maxWorkers: Math.max(3, availableParallelism()),
-  // A worker keeps every test file's modules: Node 20 holds each vm module (ModuleWrap) by a strong
-  // handle, and through it the file's whole context — about 22 MB per file that builds an app,
-  // after a forced GC. Garbage collection then costs each later file more: one e2e file run 12
-  // times in one worker went from 5.3 to 8.4 CPU-s, and files 40–60 of a worker took 2–3 times
-  // their CPU alone. A worker whose heap passed this after a file is replaced by a fresh one (its
-  // first file costs 3–4 CPU-s more). See `npm run test:timings` (gc s, heap MB).
+  // A worker keeps every test file's modules (Node 20 holds each vm module by a strong handle), so
+  // garbage collection costs each later file more; a worker whose heap passed this after a file is
+  // replaced by a fresh one (docs/decisions.md "Test workers"; `npm run test:timings` shows gc s
+  // and heap MB).
   workerIdleMemoryLimit: '300MB',
   // Longest files first also on a fresh clone, from committed estimates (test/support/timing/sequencer.js).
   testSequencer: '<rootDir>/test/support/timing/sequencer.js',

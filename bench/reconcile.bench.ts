@@ -1,6 +1,6 @@
 /**
- * Reconciliation benchmark (`npm run bench:reconcile [-- flags]`, issue 16): starts the ledger as
- * users run it (`node dist/src/main.js`, its own process, on PostgreSQL in a fresh database,
+ * Reconciliation benchmark (`npm run bench:reconcile [-- flags]`, docs/reconciliation.md): starts
+ * the ledger as users run it (`node dist/src/main.js`, its own process, on PostgreSQL in a fresh database,
  * default configuration), records `--operations` confirmed operations straight through the event
  * store from this process (claim + confirm decided by the domain, 32 appends at a time), waits
  * for the status view, then streams a generated destination export of `--rows` CSV rows over
@@ -11,7 +11,7 @@
  *
  * Flags: --operations <n> (10 000) · --rows <n> (100 000) · --pg <admin URL>
  * (LEDGER_TEST_PG_ADMIN_URL or postgres://postgres@127.0.0.1:5432/postgres) · --no-record.
- * The issue's size: `--operations 100000 --rows 1000000`.
+ * The goal's size: `--operations 100000 --rows 1000000`.
  */
 import 'reflect-metadata';
 import { appendFile, mkdtemp, rm } from 'node:fs/promises';
@@ -31,7 +31,7 @@ import { PostgresCpuMeter } from './postgres-cpu.js';
 import { processMemory } from './process-memory.js';
 import { destinationCsv, RECON_ACTION, RECON_TENANT, seedConfirmedOperations } from './reconcile-data.js';
 
-/** Issue 16: "1 M rows within a few hundred MB" — read as at most this peak RSS of the ledger, MiB. */
+/** Goal "1 M rows within a few hundred MB", read as at most this peak RSS of the ledger, MiB. */
 const PEAK_RSS_BOUND_MIB = 500;
 const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
 
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     const verdict =
       peakMib === null
         ? 'peak RSS unknown (no /proc)'
-        : `peak RSS ${peakMib.toFixed(0)} MiB (bound ${PEAK_RSS_BOUND_MIB} MiB, issue 16 "a few hundred MB"): ` +
+        : `peak RSS ${peakMib.toFixed(0)} MiB (bound ${PEAK_RSS_BOUND_MIB} MiB, goal "a few hundred MB"): ` +
           (peakMib <= PEAK_RSS_BOUND_MIB ? 'met' : '**MISSED**');
     const lines = [
       `- Rows: ${rows} destination rows vs ${operations} confirmed operations (PostgreSQL)`,

@@ -54,7 +54,7 @@ const KIND_LABEL: Record<ScenarioKind, string> = {
   'one-step': 'one-step job',
 };
 
-/** Targets of the issue, as ops/s ratios to the baseline (in-process path). */
+/** Targets of the in-process claims bench, as ops/s ratios to its baseline. */
 export const TARGETS: Partial<Record<ScenarioKind, number>> = { new: 0.8, duplicate: 1.0 };
 
 /**

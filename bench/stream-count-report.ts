@@ -1,6 +1,6 @@
 import type { LoadResult } from './harness.js';
 
-/** Largest ÷ smallest PostgreSQL CPU per duplicate claim still called flat (issue 13's sweep). */
+/** Largest ÷ smallest PostgreSQL CPU per duplicate claim still called flat (the stream-count sweep's goal). */
 export const FLAT_WITHIN = 1.25;
 
 /** One measured scenario and path at one size of the event tables. */

@@ -1,5 +1,5 @@
 /**
- * Stream-count sweep (`npm run bench:stream-count [-- flags]`, issue 13: "duplicate cost flat from
+ * Stream-count sweep (`npm run bench:stream-count [-- flags]`, goal: "duplicate cost flat from
  * 10³ to 10⁶ streams with autovacuum off — no plan depends on statistics"). One ledger on a fresh
  * PostgreSQL database, projectors off, claims in-process (bench:claims' in-process path, next to
  * its hand-rolled baseline as a yardstick for the machine's drift): the duplicate keys are seeded

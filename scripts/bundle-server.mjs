@@ -1,7 +1,7 @@
 // `npm run build:bundle` (part of `npm run build`): bundles the compiled server, dist/src/main.js,
-// into dist/server/main.js, which `npm start` and the container image run. A start spent ≈ 1.4 s of
-// its ≈ 2.5 s loading some 1 400 ES modules one by one (resolution, file reads, compilation);
-// the bundle is one file plus lazily loaded chunks (docs/decisions.md "The server starts from a
+// into dist/server/main.js, which `npm start` and the container image run. A start spent most of
+// its time loading ES modules one by one (resolution, file reads, compilation); the bundle is one
+// file plus lazily loaded chunks (docs/decisions.md "The server starts from a
 // bundle"). dist/src stays the unbundled build that tools and tests import.
 //
 // Left outside the bundle, loaded from node_modules as before:

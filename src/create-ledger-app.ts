@@ -131,15 +131,10 @@ const BATCH_ROUTE = '/v1/claims/batch';
 export const KEEP_ALIVE_GRACE_MS = 15_000;
 
 /**
- * Keep-alive of the HTTP server, so that a loaded server does not reset clients' connections.
- * Node's default (5 s, advertised as `Keep-Alive: timeout=5`, enforced 1 s later) races undici,
- * Node's fetch, which reuses a pooled connection for the advertised time minus 2 s: a client or
- * server whose event loop stalls for ~3 s under load sends a request into a socket the server is
- * closing, the kernel answers RST, and the client sees `fetch failed … ECONNRESET` (a POST is not
- * retried). So the server advertises `config.keepAliveTimeoutMs` (60 s, longer than common pools
- * and load balancers) and closes idle connections only {@link KEEP_ALIVE_GRACE_MS} after that.
- * Setting `Keep-Alive` on the response replaces Node's own header. `headersTimeout` (60 s) is
- * unrelated: since Node 18 it only bounds receiving one request's headers, not idle connections.
+ * Keep-alive of the HTTP server, so that a loaded server does not reset clients' connections
+ * (docs/decisions.md "Keep-alive"): it advertises `config.keepAliveTimeoutMs` and closes idle
+ * connections only {@link KEEP_ALIVE_GRACE_MS} after that. Setting `Keep-Alive` on the response
+ * replaces Node's own header.
  */
 function configureHttpServer(app: NestFastifyApplication, config: LedgerConfig): void {
   const server = app.getHttpServer() as Server;

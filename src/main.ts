@@ -10,7 +10,7 @@ const signals = holdStopSignals();
 
 /**
  * The server's entry point (docs/configuration.md; `npm start` runs its bundle). Before the
- * application's modules load (≈ 1 s of the main thread) it binds the port — when that fails, the
+ * application's modules load (docs/decisions.md "Start-up") it binds the port — when that fails, the
  * error is reported and nothing is created — and, for the embedded store, locks the data
  * directory and starts opening it (`openAhead`: a new one's copy of the initdb template on the
  * thread pool, then PGlite on its worker thread), so that the opening and the loading overlap.

@@ -11,7 +11,7 @@ import { OPERATION_ID_NAMESPACE } from './ledger/index.js';
  * (`RequireRole`) carry the `bearer` scheme, so the UI's Authorize button applies the key;
  * {@link completeOpenApiDocument} adds the problems every route shares. The document is generated
  * on its first request and kept (`SwaggerModule.setup` takes a factory and calls it once), not at
- * start-up, where it cost ≈ 0.3 s of every start.
+ * start-up, where every start paid for it (docs/decisions.md "Start-up").
  */
 export function setupOpenApi(app: INestApplication): void {
   const config = new DocumentBuilder()

@@ -39,8 +39,8 @@ export interface LedgerServer {
 
 /**
  * Starts `node dist/src/main.js` as a deployment does (docs/configuration.md): environment
- * config only, auth enabled, the first admin key chosen with `LEDGER_ADMIN_TOKEN` (README
- * "Security": installed at start-up when the database has no such key). That admin creates the
+ * config only, auth enabled, the first admin key chosen with `LEDGER_ADMIN_TOKEN` (docs/security.md
+ * "The first key": installed at start-up when the database has no such key). That admin creates the
  * worker keys through POST /v1/admin/keys. The per-key rate limit stays at its default; the
  * keys split the load between them.
  * @throws Error when the server does not start or refuses a key.

@@ -14,7 +14,7 @@ const STEP = 'create';
 export type SdkTransport = 'default' | 'fetch' | 'batch';
 
 /**
- * The one-step job as a worker writes it with the SDK (`@operation-ledger/client`, README
+ * The one-step job as a worker writes it with the SDK (`@operation-ledger/client`, packages/client/README.md
  * "Round-trip shortcuts"): `runOnce` of a new key with `firstStep`, a job of one `op.step` that
  * returns the destination's reference. Where the ledger has the shortcuts that is two requests —
  * the claim starts the step, the confirm completes it — over the SDK's own connections (not

@@ -8,7 +8,8 @@ import { callerHolderOf } from './request-caller.js';
  * Establishes the caller of `req` (a Node.js or a Fastify request) from its Bearer token and
  * stores it on the Node.js request's `caller` ({@link callerHolderOf}).
  * @throws ProblemException 401 `unauthenticated` (with `WWW-Authenticate`) for a missing or
- *   invalid key; 400 `validation` naming `authorization` for several Authorization headers; EventStoreUnavailableError when the key table cannot be read (→ 503).
+ *   invalid key; 400 `validation` naming `authorization` for several Authorization headers;
+ *   EventStoreUnavailableError when the key table cannot be read (→ 503).
  */
 export async function authenticateRequest(keys: ApiKeyService, request: object): Promise<Caller> {
   const req = callerHolderOf(request);

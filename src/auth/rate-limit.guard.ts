@@ -12,9 +12,8 @@ import { PUBLIC_METADATA } from './require-role.decorator.js';
  * `Retry-After` (seconds). Limits: LedgerConfig.rateLimitPerKey per rateLimitWindowMs.
  *
  * Not built on @nestjs/throttler: its 6.x release is CommonJS and `require`s the ESM-only
- * @nestjs/common 12, which Jest's module runtime cannot load before Node 24.9, so none of the
- * tests could run it (plain Node 20.19+ can). Its ThrottlerStorage also re-scans every hit of a
- * key per request (O(limit)); this counter is O(1).
+ * @nestjs/common 12, which Jest cannot load before Node 24.9; and its storage re-scans every hit
+ * of a key per request (O(limit)), where this counter is O(1).
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {

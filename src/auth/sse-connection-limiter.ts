@@ -13,13 +13,8 @@ export interface SseConnectionLease {
 }
 
 /**
- * Caps the open SSE subscriptions per API key (LedgerConfig.maxSsePerKey), in this process.
- * Usage in a subscription route:
- *
- * ```ts
- * const lease = this.sseLimiter.acquire(caller); // throws 429 when over the cap
- * res.on('close', () => lease.release());
- * ```
+ * Caps the open SSE subscriptions per API key (LedgerConfig.maxSsePerKey), in this process: a
+ * route acquires a lease per subscription (429 over the cap) and releases it when the stream closes.
  */
 @Injectable()
 export class SseConnectionLimiter {

@@ -23,10 +23,10 @@ import { snapshotDataDir } from './data-dir-snapshot.js';
 
 /**
  * Gzip at level 1 with 4 MiB output chunks. The tar is in memory already; at zlib's default
- * 16 KiB each chunk is one thread-pool job plus one event-loop turn — thousands of turns, which
- * under load (every turn waits behind request handling) took 7–30 s instead of ~1 s. Level 6
- * took 3.5 s of a loaded thread pool for a 42 MB directory and saved little: most of it is WAL
- * segments of zeros.
+ * 16 KiB each chunk is one thread-pool job plus one event-loop turn — thousands of turns, each
+ * waiting behind request handling under load. Higher levels cost a loaded thread pool much more
+ * and save little: most of it is WAL segments of zeros (docs/decisions.md "Embedded store's
+ * disk and backup").
  */
 const gzipped = (tar: Uint8Array) => promisify(gzip)(tar, { level: 1, chunkSize: 4 * 1024 * 1024 });
 

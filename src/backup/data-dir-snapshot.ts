@@ -29,7 +29,7 @@ export function isProcessFile(name: string): boolean {
  * recovery starts from, with every committed transaction), after a `CHECKPOINT` (so a restore
  * replays little WAL; skipped while the volume is short of space), PGlite `dumpDataDir` reads the
  * directory into memory (RAM ≈ the data directory's size) without {@link isProcessFile} files.
- * Requests wait while it runs (≈ 0.1 s for a new 40 MB directory).
+ * Requests wait while it runs (docs/decisions.md "Embedded store's disk and backup").
  * @throws StorageUnavailableError while the database is stopped after a storage failure.
  */
 export async function snapshotDataDir(executor: PgliteExecutor): Promise<DataDirSnapshot> {

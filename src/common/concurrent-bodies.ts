@@ -20,7 +20,8 @@ export interface ConcurrentBodies {
 
 /**
  * Bounds how many requests of a route are read and handled at once (the batch route, whose
- * 16 MiB bodies cost ~140 MiB each while parsed and decided: 20 at once peaked at 2.8 GiB).
+ * bodies cost several times their size while parsed and decided: docs/decisions.md "Request
+ * bodies").
  * Beyond `limit` in flight `take` refuses the request 429 `rate-limited` with `Retry-After: 1`
  * before its body is read (Node discards the unread body), so memory stays bounded by `limit`
  * bodies.
@@ -29,8 +30,8 @@ export interface ConcurrentBodies {
  * refusal such as 413, 400 `invalid-json`, 415, hands Fastify the answer: `releaseOnAnswer`) or
  * when its connection closes before the whole body arrived (no handler can run on it then). A
  * client that hangs up once its body is sent does not free it: the body is still parsed and
- * handled, and the slot is freed when that ends (12 clients aborting 12 MB batches grew the
- * server to 1.16 GB when the hang-up freed it). A request whose connection closed before `take`
+ * handled, and the slot is freed when that ends (freed at the hang-up, the memory grew past the
+ * bound). A request whose connection closed before `take`
  * ran (during the key lookup) takes no slot: no event would free it.
  */
 export function concurrentBodies(limit: number): ConcurrentBodies {

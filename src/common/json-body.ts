@@ -32,9 +32,9 @@ const PLAIN_RUN = /[^"\\]*/y;
 /**
  * The index of the `"` closing the string whose opening `"` is at `open`, or -1 when the text
  * ends first (each backslash escapes the next character). The run up to the first `"` or
- * backslash is skipped by one sticky regular expression, about ten times faster than a loop of
- * `charCodeAt` over a long string (a 1 MB string: 0.7 against 6 ms); the rest of a string with a
- * backslash is read one character at a time, as before.
+ * backslash is skipped by one sticky regular expression, much faster than a loop of `charCodeAt`
+ * over a long string (docs/decisions.md "Claim path"); the rest of a string with a backslash is
+ * read one character at a time.
  */
 function closingQuote(text: string, open: number): number {
   PLAIN_RUN.lastIndex = open + 1;
@@ -96,8 +96,8 @@ const NOT_EXACT: unique symbol = Symbol('not exact');
  * number in it is safe ({@link isSafeNumber}) and no object repeats a member name. Otherwise
  * {@link NOT_EXACT}, and lossless-json decides (and words the refusal). lossless-json is not used
  * for every body because it builds each string one character at a time, a V8 rope of a 32-byte
- * node per character: a 16 MiB batch of long payloads held ~450 MiB of heap (30x the body) until
- * handled, and took seconds; JSON.parse keeps strings flat.
+ * node per character, many times the body's size in heap (docs/decisions.md "Request bodies");
+ * JSON.parse keeps strings flat.
  */
 function parseNative(text: string): unknown {
   let parsed: unknown;

@@ -7,7 +7,7 @@ import type { ProblemDetails } from './problem.js';
  *
  * It carries no stack trace (`stack` is the name and message only): a problem is an answer the
  * ledger meant to give, not a defect to locate, and capturing the stack through Nest's pipeline
- * was the costliest line of a refusal (1.4 % of the CPU of 10 000 refused requests, V8 profile).
+ * was the costliest line of a refusal (docs/decisions.md "Claim path").
  * Errors that are defects keep theirs and are logged with it (ProblemDetailsFilter).
  */
 export class ProblemException extends Error {

@@ -29,8 +29,8 @@ const arriving = new WeakMap<IncomingMessage, Arriving>();
  * answered before its body arrived (a 401 before the body is read) stays bounded: past its bound
  * its connection is closed (its answer was sent, so no 408).
  *
- * Node's own `requestTimeout` cannot spare one request (it is one value per server, README
- * "Configuration" `LEDGER_REQUEST_TIMEOUT_MS`), so it is turned off and this takes its place.
+ * Node's own `requestTimeout` cannot spare one request (it is one value per server,
+ * `LEDGER_REQUEST_TIMEOUT_MS` in docs/configuration.md), so it is turned off and this takes its place.
  */
 export function limitSlowRequests(server: Server, requestTimeoutMs: number): void {
   server.requestTimeout = 0;

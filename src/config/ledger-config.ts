@@ -162,20 +162,8 @@ export const DEFAULT_CONFIG: LedgerConfig = {
 };
 
 /**
- * Reads the configuration from environment variables (docs/configuration.md):
- * LEDGER_STORE (pglite|postgres|eventstoredb, default pglite), LEDGER_DATA_DIR (default ./data),
- * DATABASE_URL (required for postgres; with eventstoredb the read models' PostgreSQL, else PGlite
- * in LEDGER_DATA_DIR), EVENTSTORE_CONNECTION_STRING (required for eventstoredb; docs/eventstoredb.md "Running on EventStoreDB"),
- * LEDGER_POOL_SIZE, HOST (default 127.0.0.1), PORT (3000),
- * LEDGER_MAX_BODY_BYTES, LEDGER_MAX_BATCH_BODY_BYTES, LEDGER_MAX_CONCURRENT_BATCHES, LEDGER_MAX_PAYLOAD_BYTES,
- * LEDGER_MAX_CONCURRENCY_RETRIES, LEDGER_STORE_TIMEOUT_MS, LEDGER_REQUEST_TIMEOUT_MS; security (docs/security.md):
- * LEDGER_AUTH (enabled|disabled; disabled requires a loopback HOST), LEDGER_ADMIN_TOKEN,
- * LEDGER_RATE_LIMIT (requests per key and window, 0 = off), LEDGER_RATE_LIMIT_WINDOW_MS,
- * LEDGER_MAX_SSE_PER_KEY, LEDGER_MAX_SUBSCRIPTIONS (5000), LEDGER_AUTH_CACHE_MS; projections: LEDGER_PROJECTOR (on|off, default on),
- * LEDGER_PROJECTOR_BATCH_SIZE (500), LEDGER_PROJECTOR_POLL_MS (1000),
- * LEDGER_PROJECTOR_LOCK_POLL_MS (2000); process:
- * LEDGER_KEEP_ALIVE_TIMEOUT_MS (60000), LEDGER_SHUTDOWN_GRACE_MS (10000),
- * LEDGER_SSE_KEY_RECHECK_MS (2000); LEDGER_DISK_RESERVE_MIB (24, the embedded store's reserve).
+ * Reads the configuration from environment variables; each one, its default and its range are in
+ * docs/configuration.md (test/release/docs.unit.spec.ts checks that the list is complete).
  * @throws ConfigError naming the variable at fault.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {

@@ -182,7 +182,7 @@ export class WrongExpectedVersionError extends Error {
 /**
  * A {@link WrongExpectedVersionError} created without a stack trace: for a refused expected
  * revision (every duplicate claim) the error is an answer, not a bug, and capturing the stack
- * cost about 2 % of a duplicate claim's CPU on the claim benchmark.
+ * costs CPU on every duplicate claim (docs/decisions.md "Claim path").
  */
 export function wrongExpectedVersion(
   ...args: ConstructorParameters<typeof WrongExpectedVersionError>

@@ -34,13 +34,9 @@ interface Waiting<R, O> {
  * of that batch is rejected with the error; a missing outcome rejects its request.
  *
  * A batch serves several requests, so it runs without any one's store deadline
- * (common/store-deadline.ts); each submitter waits no longer than its own: one still waiting is
- * taken out of the queue (it never reaches the database), one whose batch is running stops waiting
- * for it (the batch may still commit it). Both get {@link StoreDeadlineError}.
- *
- * Used by the SQL stores for `no_stream` appends (claims, keyed by stream:
- * sql/new-stream-appends.ts) and by `AuditWriter` for audit appends (unkeyed, flushed as one
- * `appendBatch`).
+ * (common/store-deadline.ts); a submitter past its own gets {@link StoreDeadlineError} — taken out
+ * of the queue if still waiting, or no longer waiting for its running batch (which may still
+ * commit it).
  */
 export class GroupCommit<R, O> {
   private waiting: Waiting<R, O>[] = [];

@@ -11,8 +11,8 @@ import { PostgresEventStore } from './postgres/postgres-event-store.js';
  * at `eventStoreConnectionString` (`storeTimeoutMs` per attempt; no schema — its read models live
  * in SQL, opened by createLedgerApp). The EventStoreDB client (gRPC) is loaded only for that
  * store: a ledger on PostgreSQL or PGlite never loads it.
- * @throws EventStoreUnavailableError when it cannot be reached; InsufficientStorageError; ConfigError for an
- *   EventStoreDB connection string the client rejects.
+ * @throws EventStoreUnavailableError when it cannot be reached; InsufficientStorageError;
+ *   ConfigError for an EventStoreDB connection string the client rejects.
  */
 export async function openEventStore(config: LedgerConfig): Promise<EventStore> {
   if (config.store === 'eventstoredb') {

@@ -66,32 +66,18 @@ export interface SqlEventStoreOptions {
  * PostgreSQL (pg) and PGlite: every method is one statement calling a schema function, so the
  * adapters differ only in how they connect. Semantics are the port's (EventStoreDB's).
  *
- * - append / appendBatch: `ledger_append` / `ledger_append_batch`, one round trip
- *   (`sql/append-alone.ts`); a refused expected revision comes back with the stream's events
- *   (`WrongExpectedVersionError.currentEvents`). A unique violation on an event id (a concurrent
- *   append inserted it first) is retried once, which then deduplicates or reports the conflict.
- * - Group commit (the claim path, `sql/new-stream-appends.ts`, through `GroupCommit`):
- *   `no_stream` appends that arrive while earlier ones are being written leave together as one
- *   `ledger_create_streams` call, and an `appendBatch` of `any` appends (what `AuditWriter`
- *   group-commits) is one `ledger_append_any` call (`sql/any-appends.ts`). Results are per append
- *   and the same as `ledger_append`'s; when a call fails with a unique violation or a deadlock (a
- *   reused event id, a race it cannot settle), its appends are replayed one by one
- *   (`sql/append-alone.ts`), so every caller gets its own exact answer. A refused claim's stream
- *   is held in memory (`sql/known-streams.ts`) and offered as {@link peek}; a repeated refusal of
- *   an unchanged stream does not send its events again.
- * - Follow-ups (`sql/revision-appends.ts`): appends expecting an exact revision are
- *   group-committed too, keyed by stream — a lone one is one `ledger_append` call, those that
- *   arrive together one `ledger_append_batch` call — each answered as `ledger_append` alone.
- * - Held copies: a stream this process created, read with `{ hold: true }`, or was refused on is
- *   held whole; an append at the held revision grows the copy (the append proves it current),
- *   so a worker's step start and confirm after its claim are decided on {@link peek} without a
- *   read. Appends this process cannot follow (`any`, `appendBatch`) and truncation drop it.
- * - readAll: `ledger_read_all`, bounded by the transaction-id high-water mark. Call it outside a
- *   transaction that has written: a transaction never sees its own events in readAll. While any
- *   transaction of this database holds a transaction id (one of another database on the same
- *   server does not count, unless the role cannot see which database it is in), readAll returns
- *   nothing positioned after it: it lags, never skips. Keep transactions short (and set
- *   `idle_in_transaction_session_timeout` on the server).
+ * - append / appendBatch: `ledger_append` / `ledger_append_batch` (`sql/append-alone.ts`); a
+ *   refused expected revision comes back with the stream's events. A unique violation on an
+ *   event id (a concurrent append inserted it first) is retried once.
+ * - Group commit (`GroupCommit`): claims' `no_stream` appends (`sql/new-stream-appends.ts`),
+ *   `any` batches (`sql/any-appends.ts`) and exact-revision follow-ups (`sql/revision-appends.ts`)
+ *   that arrive together leave as one call; each caller still gets `ledger_append`'s answer.
+ * - Held copies (`sql/known-streams.ts`, offered as {@link peek}): a stream this process created,
+ *   read with `{ hold: true }`, or was refused on, grown by its appends at the held revision, so
+ *   a worker's follow-ups after its claim are decided without a read.
+ * - readAll: `ledger_read_all`, bounded by the transaction high-water mark (it lags, never
+ *   skips; `ledger_visible_position_limit`). Call it outside a transaction that has written, and
+ *   keep transactions short (`idle_in_transaction_session_timeout` on the server).
  *
  * Errors: `WrongExpectedVersionError`, `EventIdConflictError`, `EventStoreUnavailableError` (from the
  * executor, or after {@link close}), `TypeError`/`RangeError` for malformed arguments, and `Error`

@@ -149,24 +149,14 @@ function duplicate(cmd: ClaimOperation, state: OperationState, answer: Duplicate
 }
 
 /**
- * Decides a claim (docs/domain.md "States and transitions") on the operation's folded state.
- * `cmd` comes from `claimUnderPolicy` (claim-command.ts), which applied the input and policy rules:
- * - never claimed → acquire attempt 1;
- * - same key, different fingerprint (any state) → refused `payload-conflict`, audited;
- * - an acquiring claim that names `startStep` also starts that step (same append); any other
- *   answer records no step;
- * - in progress with a live lease acquired by this very claim request (same `claimRequestId`,
- *   its answer was lost and the client retried) → that acquisition answered again, nothing
- *   recorded (`reason: same_claim_request`);
- * - in progress with a live lease → refused `in-progress`: `retryAfterMs` = the ms left on the
- *   lease, at most {@link IN_PROGRESS_RETRY_MAX_MS}, and `leaseExpiresAt`; the holder's lease
- *   is untouched;
- * - in progress, lease expired, nothing left unfinished in the attempt → acquire attempt n+1;
- * - in progress, lease expired over a started-but-unfinished step → `OutcomeUnknown(lease_expired)`
- *   is recorded and the claim refused `awaiting-recovery` ("inspect, don't retry");
- * - unknown → refused `awaiting-recovery`;
- * - failed (retryable) or released → acquire attempt n+1;
- * - confirmed, failed (final), abandoned → outcome replayed.
+ * Decides a claim on the operation's folded state, by the table of docs/domain.md "States and
+ * transitions". `cmd` comes from `claimUnderPolicy` (claim-command.ts), which applied the input
+ * and policy rules. Beyond the table:
+ * - an acquiring claim that names `startStep` also starts that step (same append);
+ * - a live lease acquired by this very claim request (same `claimRequestId`: its answer was lost
+ *   and the client retried) → that acquisition answered again, nothing recorded;
+ * - refused `in-progress` carries `retryAfterMs` (the lease's ms left, at most
+ *   {@link IN_PROGRESS_RETRY_MAX_MS}) and `leaseExpiresAt`; the holder's lease is untouched.
  * Every duplicate answer is audited as `DuplicateClaimPrevented` in the companion stream.
  */
 export function decideClaim(cmd: ClaimOperation, state: OperationState): Decision<ClaimResult> {

@@ -10,7 +10,7 @@ export interface OperatorResult {
 }
 
 /**
- * Operator actions (docs/domain.md "Unknown outcomes and recovery"), each recorded with actor and reason:
+ * Operator actions (docs/domain.md "Unknown outcomes and recovery"), each with actor and reason:
  * - approve / reject an operation awaiting approval (else `not-awaiting-approval`);
  * - replay a final failure → released, claimable again — refused `replay-not-allowed` when the
  *   action's policy forbids replay ("do not replay" actions such as payments), `not-final-failure`

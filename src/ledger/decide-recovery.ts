@@ -48,8 +48,8 @@ export function decideEvidence(cmd: SubmitEvidence, state: OperationState): Deci
 
 /**
  * The lease sweeper's decision for one operation it found with an expired lease (docs/domain.md
- * "Leases and fencing tokens"): a started-but-unfinished step → `OutcomeUnknown(lease_expired)` ("inspect, don't
- * retry"); nothing unfinished → `OperationReleased` by the sweeper. If the holder renewed,
+ * "Leases and fencing tokens"): a started-but-unfinished step → `OutcomeUnknown(lease_expired)`
+ * ("inspect, don't retry"); nothing unfinished → `OperationReleased` by the sweeper. If the holder renewed,
  * finished, or someone reclaimed since the sweeper read its list, nothing is recorded.
  */
 export function decideSweep(cmd: SweepExpiredLease, state: OperationState): Decision<RecoveryResult> {
@@ -83,9 +83,9 @@ export function decideSweep(cmd: SweepExpiredLease, state: OperationState): Deci
 }
 
 /**
- * Marks an older revision superseded by a newer one (docs/domain.md "Approvals, replays and amendments"). Works on a stream that
- * does not exist yet (the older revision was never claimed), never rewrites history (it appends),
- * and is a no-op when an equal or newer revision already superseded it.
+ * Marks an older revision superseded by a newer one (docs/domain.md "Approvals, replays and
+ * amendments"). Works on a stream that does not exist yet (the older revision was never claimed),
+ * never rewrites history (it appends), and is a no-op when an equal or newer revision already superseded it.
  */
 export function decideSupersede(cmd: SupersedeRevision, state: OperationState): Decision<RecoveryResult> {
   if (state.supersededBy && state.supersededBy.revision >= cmd.byRevision) {

@@ -13,10 +13,10 @@ export interface ResolveResult {
 }
 
 /**
- * The input rule of a resolution (issue #11 item 1, mirroring evidence `found`): `confirmed`
- * needs the reference found at the destination. `destinationRef` is `undefined` when the request
- * left it out, `null` when the operator said explicitly that the reference is unknown (the
- * required `reason` then says why) — only a left-out reference is refused.
+ * The input rule of a resolution (docs/api.md "Recovery and operator workflows", mirroring
+ * evidence `found`): `confirmed` needs the reference found at the destination. `destinationRef`
+ * is `undefined` when the request left it out, `null` when the operator said explicitly that the
+ * reference is unknown (the required `reason` then says why) — only a left-out one is refused.
  * @returns the issue naming `destinationRef`, or null.
  */
 export function resolveRequestIssue(
@@ -34,9 +34,9 @@ export function resolveRequestIssue(
 const RESOLVED_STATE = { confirmed: 'confirmed', not_found: 'released', abandoned: 'abandoned' } as const;
 
 /**
- * An operator resolves an Unknown operation (docs/domain.md "Unknown outcomes and recovery"): `confirmed` (found at the destination,
- * with its reference as evidence) → Confirmed; `not_found` → Released (may be claimed again);
- * `abandoned` → Abandoned (replayed to later claims). Any other state is refused `not-unknown`.
+ * An operator resolves an Unknown operation (docs/domain.md "Unknown outcomes and recovery"):
+ * `confirmed` (found at the destination, with its reference as evidence) → Confirmed; `not_found`
+ * → Released (may be claimed again); `abandoned` → Abandoned (replayed to later claims). Any other state is refused `not-unknown`.
  * A differing `requestedActor` is recorded next to `actor`.
  */
 export function decideResolve(cmd: ResolveOperation, state: OperationState): Decision<ResolveResult> {

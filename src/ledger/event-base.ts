@@ -20,8 +20,8 @@ export function eventBaseOf(state: OperationState, now: number, attempt: number 
 /**
  * `base` with `fields` added (a field of both takes the value from `fields`), as
  * `{ ...base, ...fields }` would give. Not written as that spread: on Node 20 (V8 11) a small
- * object spread into a literal that then gets more properties takes a slow path, about 4 µs per
- * event — measured as most of a claim's decision time on the claim benchmark.
+ * object spread into a literal that then gets more properties takes a slow path, most of a
+ * claim's decision time (docs/decisions.md "Claim path").
  */
 export function withBase<B extends object, F extends object>(base: B, fields: F): Omit<B, keyof F> & F {
   return Object.assign(base, fields);

@@ -23,7 +23,7 @@ export const MAX_REVISION = 2_147_483_647;
 
 /**
  * Namespace of the UUID v5 operationId (docs/api.md "Operation identity"). Fixed forever: changing it
- * would change every operationId. Documented in README.md.
+ * would change every operationId.
  */
 export const OPERATION_ID_NAMESPACE = '63eeae26-aca5-40f1-b1c3-d04d32d0e365';
 
@@ -33,7 +33,7 @@ const NAMESPACE_BYTES = parseUuid(OPERATION_ID_NAMESPACE);
 /**
  * UUID v5 (RFC 9562 §5.5) of `name` (UTF-8) under {@link OPERATION_ID_NAMESPACE}. Hands the
  * library bytes: given strings, it re-parses the namespace and encodes the name in JavaScript on
- * every call, which was a tenth of the claim path's CPU on the claim benchmark.
+ * every call (docs/decisions.md "Claim path").
  */
 export function uuidV5InOperationNamespace(name: string): string {
   return uuidv5(Buffer.from(name, 'utf8'), NAMESPACE_BYTES);

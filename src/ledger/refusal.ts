@@ -1,6 +1,6 @@
 /**
- * Stable refusal codes. Each is the last segment of the problem+json `type` URI (docs/api.md "Problem codes") and is
- * mapped to an HTTP status by the web layer, never here.
+ * Stable refusal codes. Each is the last segment of the problem+json `type` URI (docs/api.md
+ * "Problem codes") and is mapped to an HTTP status by the web layer, never here.
  */
 export type RefusalCode =
   | 'in-progress'

@@ -44,14 +44,12 @@ export interface HoldOptions {
 }
 
 /**
- * Takes the {@link STOP_SIGNALS} from the process's first statement on (main.ts, before anything
- * is opened), so that a signal during start-up is no death by the signal with the data
- * directory's lock and a half-opened database left behind, nor a shutdown closing the store
- * while start-up still uses it. The first signal is held until start-up hands the signals over
- * ({@link HeldStopSignals.deliverTo}; the ledger then stops gracefully, exit code 0); a second one
- * during start-up exits with code 1 at once. The same signal again within {@link SIGNAL_ECHO_MS}
- * of the one taken is dropped, during start-up and after it. This module imports nothing: it is loaded and
- * installed before the application's modules.
+ * Takes the {@link STOP_SIGNALS} from the process's first statement on (main.ts), so that a signal
+ * during start-up neither kills the process with the data directory locked and the database
+ * half-opened, nor closes the store while start-up still uses it. The first signal is held until
+ * {@link HeldStopSignals.deliverTo} (then a graceful stop, exit code 0); a second one during
+ * start-up exits with code 1 at once; a repeat within {@link SIGNAL_ECHO_MS} is dropped. Imports
+ * nothing, so it is installed before the application's modules load.
  */
 export function holdStopSignals(options: HoldOptions = {}): HeldStopSignals {
   const source = options.source ?? process;

@@ -13,21 +13,16 @@ const DRAINS = new WeakMap<Server, HttpDrain>();
 export const LINGER_MS = 1000;
 
 /**
- * Drains an HTTP server for a graceful stop. Node's `server.close()` alone stops accepting but
- * waits for every kept-alive connection to close, and a busy client keeps its connections busy:
- * a stop under load waited for the keep-alive timeout (75 s). So {@link drain}:
- * 1. closes the listener (new connections are refused at once) but not the kept-alive
- *    connections: Node's `server.close()` (since v19) also closes the idle ones at once, and a
- *    client sending its next request on one right then sees a reset, its request unhandled;
- * 2. answers requests that still arrive on kept-alive connections with 503 `shutting-down`,
- *    `Retry-After: 1` and `Connection: close` ({@link refuseWhileDraining}) — for
- *    {@link LINGER_MS}, or until no connection is left;
- * 3. marks every in-flight response `Connection: close`;
- * 4. lets the caller end its live streams (SSE), waits for the in-flight requests — at most the
- *    bound — and closes every connection left.
- * A connection closed while its client starts a request can still be reset (no server can
- * prevent that race); clients retry refused and reset connections (the SDK does).
- * One per server: {@link HttpDrain.of}.
+ * Drains an HTTP server for a graceful stop (docs/production.md "Stopping"). Node's
+ * `server.close()` alone waits for every kept-alive connection, which a busy client keeps busy
+ * for the whole keep-alive timeout; since v19 it also closes idle ones at once, resetting a
+ * request sent on one right then. So {@link drain} closes the listener only, answers requests
+ * that still arrive with 503 `shutting-down` and `Connection: close` ({@link refuseWhileDraining})
+ * for {@link LINGER_MS} or until no connection is left, marks in-flight responses
+ * `Connection: close`, lets the caller end its live streams, waits for in-flight requests — at
+ * most the bound — and closes what is left. Clients retry refused and reset connections (the SDK
+ * does): no server can avoid a reset racing a client's next request. One per server:
+ * {@link HttpDrain.of}.
  */
 export class HttpDrain {
   readonly #inFlight = new Set<ServerResponse>();

@@ -37,13 +37,11 @@ export interface ReservedPort {
 
 /**
  * Binds `host:port` before anything else starts, so a ledger whose port is taken fails at once
- * and creates nothing (no database, no admin key). Pass `reserved.server` to
- * `app.listen(reserved.server, LISTEN_BACKLOG)` (the backlog again: taking over a handle listens
- * on it anew, with Node's default unless one is given)
- * (Node's `server.listen(handle)`, which takes over the same socket, so no other process can take
- * the port in between), then call `reserved.handOver(httpServer)`. Connections that arrive while
- * the application boots are accepted paused and held until then — never left unanswered.
- * `port` 0 binds a free port; `server.address()` tells which.
+ * and creates nothing (docs/decisions.md "Bind the port before opening anything"). Pass
+ * `reserved.server` to `app.listen(reserved.server, LISTEN_BACKLOG)` — the same socket, so no
+ * other process can take the port in between; the backlog again, as a taken-over handle listens
+ * anew — then call `reserved.handOver(httpServer)`. Connections that arrive while the application
+ * boots are held paused until then. `port` 0 binds a free port; `server.address()` tells which.
  * @throws PortUnavailableError with a one-line message naming the address and what to do.
  */
 export function reservePort(host: string, port: number): Promise<ReservedPort> {

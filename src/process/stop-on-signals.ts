@@ -17,18 +17,13 @@ export interface StopOptions {
 }
 
 /**
- * Stops `app` gracefully on the first of the {@link STOP_SIGNALS} that `signals` hands over
- * (installed once start-up is complete: a signal held during start-up arrives at once), within
- * `graceMs` (milliseconds, LEDGER_SHUTDOWN_GRACE_MS) in all: logs one line, stops accepting at
- * once and drains HTTP ({@link HttpDrain}: new connections refused, requests on kept-alive
- * connections 503 `shutting-down`, live subscriptions ended), lets in-flight requests finish until
- * {@link CLOSE_RESERVE_MS} before the bound (then cuts them), stops the projectors and background
- * jobs and closes the store — PGlite writes its checkpoint — (`app.close()`, the modules' shutdown
- * hooks), then exits with code 0. When the bound runs out, or a second signal arrives, it exits
- * with code 1 at once (appends are transactions: nothing acknowledged is lost either way).
- * Used instead of Nest's `enableShutdownHooks()`, which re-raises the signal after closing
- * (exit status 128+n), closes HTTP only after the shutdown hooks (it kept serving meanwhile) and
- * does not bound the wait.
+ * Stops `app` gracefully on the first of the {@link STOP_SIGNALS} that `signals` hands over,
+ * within `graceMs` (ms, LEDGER_SHUTDOWN_GRACE_MS) in all (docs/production.md "Stopping"): drains
+ * HTTP ({@link HttpDrain}), cuts in-flight requests {@link CLOSE_RESERVE_MS} before the bound,
+ * closes the application (projectors, jobs, the store), then exits with code 0 — or with code 1 at
+ * once when the bound runs out or a second signal arrives (appends are transactions: nothing
+ * acknowledged is lost either way). Not Nest's `enableShutdownHooks()`: it re-raises the signal
+ * (exit status 128+n), keeps serving HTTP until its hooks are done and does not bound the wait.
  */
 export function stopOnSignals(
   signals: Pick<HeldStopSignals, 'deliverTo'>,

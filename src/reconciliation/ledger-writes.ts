@@ -29,7 +29,7 @@ export interface FoundEvidence {
 }
 
 /**
- * The reconciliation's only way into the write path (docs/reconciliation.md "What it records"):
+ * The reconciliation's only way into the write path (docs/reconciliation.md "Categories"):
  * the decide-and-append loop of the operations module for duplicate effects, and the normal
  * evidence command for recovery evidence — so a reconciliation is decided exactly like a worker's
  * or an operator's report. Every event carries the run id as its correlation id and the key id of

@@ -9,7 +9,7 @@ export type MatchMode = (typeof MATCH_MODES)[number];
 export const APPLY_MODES = ['none', 'evidence'] as const;
 export type ApplyMode = (typeof APPLY_MODES)[number];
 
-/** Lifecycle of a run (docs/reconciliation.md "Lifecycle"). */
+/** Lifecycle of a run (docs/reconciliation.md "How it runs"). */
 export type RunStatus = 'receiving' | 'awaiting_source' | 'queued' | 'running' | 'completed' | 'failed';
 
 /** The background phases, in order; a run records the one it is in and resumes there. */

@@ -1,4 +1,4 @@
-// Issue #11 item 8: refusals say what to fix — the content-type header, one message for a
+// Refusals say what to fix (docs/api.md "Problem details") — the content-type header, one message for a
 // string fencing token — and 409 in-progress says when to ask again and when the lease ends.
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 

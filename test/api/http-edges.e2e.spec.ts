@@ -1,6 +1,6 @@
 // The HTTP edges a client meets before any route's logic runs: methods a route does not have,
 // bodies too large or malformed, query strings, and the headers every answer carries. Pinned so
-// that the HTTP platform under the ledger (issue 13) can change without any client noticing.
+// that the HTTP platform under the ledger (Fastify) can change without any client noticing.
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';

@@ -1,4 +1,4 @@
-// /docs-json is a complete description (issue 11 item 3): a client generated from it with
+// /docs-json is a complete description (docs/api.md "Health, metrics and OpenAPI"): a client generated from it with
 // openapi-typescript types every answer, and a worker written against those types compiles.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Issue "Security and hardening", authentication: bearer API keys, rotation with overlap,
+// Authentication (docs/security.md): bearer API keys, rotation with overlap,
 // revocation, refusals (401/403/429) as problem+json, and deny-before-parse on /v1.
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../../src/event-store/sql-executor.token.js';

@@ -1,4 +1,4 @@
-// Issue "Security and hardening", tenant isolation: every route × every role × own/other tenant
+// Tenant isolation (docs/api.md "Authentication, roles and tenants"): every route × every role × own/other tenant
 // → the expected status. A key never acts outside its tenant, a read of another tenant's operation
 // is indistinguishable from an unknown id, and a refused request changes nothing in the store.
 import type { Role } from '../../src/auth/role.js';

@@ -1,6 +1,5 @@
-// A new embedded data directory starts as a copy of the build's fresh cluster instead of running
-// initdb (issue 11: a first `npm start` after install in under 3 s); a directory that holds a
-// cluster is never overwritten, and without the template PGlite runs initdb as before.
+// docs/decisions.md "A new embedded data directory starts as a copy of a fresh cluster the build
+// ships" instead of running initdb; a directory that holds a cluster is never overwritten, and without the template PGlite runs initdb as before.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // The embedded store on a data directory runs PGlite on a worker thread: the request thread
 // (HTTP, the claim path) keeps serving while a statement runs, and statements, errors and
-// transactions behave as they did in-process (issue 13: PGlite shared one core with HTTP).
+// transactions behave as they did in-process (docs/decisions.md "The embedded database runs on a worker thread").
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

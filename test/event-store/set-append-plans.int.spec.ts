@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../support/postgres-test-
 
 /**
  * The set-based append statements must look streams up through `ledger_streams_pkey` whatever
- * the statistics say (issue: `ledger_append_any`'s `held` CTE seq-scanned `ledger_streams` with
+ * the statistics say (once, `ledger_append_any`'s `held` CTE seq-scanned `ledger_streams` with
  * autovacuum off). Checked on the generic plan, the one a PL/pgSQL function keeps per connection,
  * with autovacuum off: on never-analysed empty tables (a plan cached at start-up), and on
  * statistics taken at 3 streams while the table holds thousands.

@@ -1,4 +1,4 @@
-// Backup and restore of the embedded store (issue "Reliability round two", item 4): a backup is
+// Backup and restore of the embedded store (docs/production.md "Backups"): a backup is
 // taken with `ledger-admin backup` while 8 workers claim and confirm against the server, then
 // restored with `ledger-admin restore` into a new data directory. The restored database holds
 // every claim and confirm acknowledged before the backup was asked for, each once; a ledger started

@@ -1,4 +1,4 @@
-// Crash series (issue "Reliability round two", item 5): real server processes are SIGKILLed under
+// Crash series (docs/security.md "Fault survival"): real server processes are SIGKILLed under
 // mixed claim/confirm load, LEDGER_CRASH_ROUNDS times each (default 20; `npm run soak:crash` runs
 // 200): the embedded server on one PGlite data directory, restarted after every kill, and one of
 // two PostgreSQL replicas sharing a database, restarted while the other serves. Workers retry the

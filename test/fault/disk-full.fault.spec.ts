@@ -1,5 +1,5 @@
-// A full disk under the embedded store (issue "Reliability round two", item 2; D1: once the disk
-// was full every request hung, the process spun, freeing space did not help, SIGTERM did not stop
+// A full disk under the embedded store (docs/production.md "Disk space"; the failure it guards
+// against: once the disk was full every request hung, the process spun, freeing space did not help, SIGTERM did not stop
 // it, and a restart with 16 MB free failed). The PGlite data directory lives on a 100 MiB tmpfs;
 // a filler file takes its space while 8 workers claim and confirm and a bulk writer sends large
 // payloads. Checked: writes answer 503 `store-unavailable` (Retry-After) instead of hanging,

@@ -1,4 +1,4 @@
-// PostgreSQL high availability (issue "Reliability round two", item 1; docs/production-ha.md): a
+// PostgreSQL high availability (docs/production-ha.md): a
 // primary and a synchronous streaming standby on this machine, a ledger on a DATABASE_URL naming
 // both (`target_session_attrs=read-write`), claim/confirm load; the primary is killed (`pg_ctl stop
 // -m immediate`) and the standby promoted. Requests answer 503 + Retry-After while switching (never

@@ -1,4 +1,4 @@
-// A full disk under PostgreSQL (issue "Reliability round two", item 2, "on both stores"): the
+// A full disk under PostgreSQL (docs/production.md "Disk space", PostgreSQL): the
 // ledger's database is created in a tablespace on a 48 MiB tmpfs, which a filler file then fills
 // while 8 workers claim and confirm and a bulk writer sends large payloads. PostgreSQL answers
 // 53100 disk_full ("could not extend file") and keeps serving reads. Checked: writes answer 503

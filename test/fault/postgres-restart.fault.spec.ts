@@ -1,4 +1,4 @@
-// Fault survival (issue "Security and hardening"): PostgreSQL is really stopped and restarted
+// Fault survival (docs/security.md "Fault survival"): PostgreSQL is really stopped and restarted
 // (pg_ctlcluster) during a claim load. While it is down, claims answer 503 with Retry-After (never
 // 500) and /health/ready is 503; when it returns the service resumes by itself (the pg Pool
 // reconnects). Afterwards every acknowledged claim (201) is in its stream exactly once and no

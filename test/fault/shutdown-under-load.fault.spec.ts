@@ -1,5 +1,5 @@
-// Shutdown under load (issue "Reliability round two", item 3; D2: one SIGTERM under load took 76 s
-// and seemed to keep serving): the embedded server gets SIGTERM during a 16-client claim/confirm
+// Shutdown under load (docs/production.md "Stopping"; the failure it guards against: one SIGTERM
+// under load took minutes and seemed to keep serving): the embedded server gets SIGTERM during a 16-client claim/confirm
 // load with a live SSE subscription open, LEDGER_SHUTDOWN_ROUNDS times (default 10), restarted on
 // the same data directory after each. Each stop must end with exit code 0 — the server exits 1
 // when its own bound (LEDGER_SHUTDOWN_GRACE_MS) runs out — and end the subscription with its

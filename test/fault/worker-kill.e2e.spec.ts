@@ -1,4 +1,4 @@
-// Fault survival (issue "Security and hardening"): a worker PROCESS SIGKILLed at each step
+// Fault survival (docs/security.md "Fault survival"): a worker PROCESS SIGKILLed at each step
 // boundary leaves operations the ledger can account for — after lease expiry and the documented
 // recovery (reclaim, skip completed steps, or inspect an Unknown outcome at the destination),
 // every operation is confirmed with exactly one destination record: nothing lost, no duplicate.

@@ -1,4 +1,4 @@
-// Abuse of a real server process (issue "Reliability round two", item 7): 20 concurrent 16 MiB
+// Abuse of a real server process (docs/security.md "Limits"): 20 concurrent 16 MiB
 // batch bodies (bounded memory, answers 200/413/429/503, never a crash) and many idle live
 // subscriptions across keys (the per-key cap holds, the server keeps serving). Sizes:
 // LEDGER_ABUSE_SSE_KEYS (20 keys here, × 11 connections; `npm run fuzz` opens 5 000+) and

@@ -1,4 +1,4 @@
-// Every-route fuzz (issue "Reliability round two", item 7): requests generated from the OpenAPI
+// Every-route fuzz: requests generated from the OpenAPI
 // document at /docs-json over ALL its routes — wrong types, missing and extra fields, huge strings,
 // unicode edges, numbers like 1e309 and -0, odd path parameters, raw non-JSON bodies, duplicated
 // query parameters, every kind of key. Properties: never a 5xx, and a refused request changes

@@ -1,4 +1,4 @@
-// Slow clients (issue "Reliability round two", item 7): a body that trickles in, or headers that
+// Slow clients (docs/security.md "Limits"): a body that trickles in, or headers that
 // never finish, must not hold a connection for Node's defaults (5 min / 1 min). With
 // LEDGER_REQUEST_TIMEOUT_MS the server answers 408 and closes; nothing is recorded; other
 // requests are served meanwhile.

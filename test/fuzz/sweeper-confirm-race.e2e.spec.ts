@@ -1,5 +1,4 @@
-// The lease sweeper racing a worker's confirm at the lease boundary (issue "Reliability round
-// two", item 7), 200 times: the server clock stands exactly on the lease expiry while the sweep
+// The lease sweeper racing a worker's confirm at the lease boundary, 200 times: the server clock stands exactly on the lease expiry while the sweep
 // and the confirm run at once. Whoever appends first wins the expected-revision race; the other
 // decides again on the new state. The operation ends confirmed or swept (unknown after a started
 // step, released otherwise) — never a confirm the worker was told succeeded and then lost.

@@ -1,4 +1,4 @@
-// Issue #11 item 1: a confirmation without a known reference says so, and receives it later.
+// docs/api.md "Recovery and operator workflows": a confirmation without a known reference says so, and receives it later.
 import { resolveRequestIssue } from '../../src/ledger/index.js';
 import { given } from './support/decider-spec.js';
 import {

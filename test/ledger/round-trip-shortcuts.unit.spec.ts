@@ -1,4 +1,4 @@
-// Issue #12 item 3: a claim may start a step and a confirm may complete one, each in one append.
+// Round-trip shortcuts (docs/api.md "Worker follow-ups"): a claim may start a step and a confirm may complete one, each in one append.
 import { checkClaimRequest } from '../../src/ledger/index.js';
 import { given } from './support/decider-spec.js';
 import {

@@ -1,4 +1,4 @@
-// Issue 16 / scenario R1: reconciliation against the demo's ticket system counts every category
+// docs/reconciliation.md "Worked example: the demo's ticket system": counts every category
 // exactly, records the rogue second ticket as a duplicate effect once (also on a re-run),
 // resolves the unknown outcome through the evidence path, on PGlite and on PostgreSQL.
 import { startTicketSystem, type TicketSystem } from '../../demo/ticket-system.js';

@@ -1,7 +1,7 @@
 // A claim whose answer is lost (the request reached the ledger, the connection then failed) is
 // retried by the transport with the same claimRequestId, and the ledger answers it as the
-// acquisition it made: the job runs once, as attempt 1 (before: 409 in-progress against itself
-// for the whole lease — SDK item 3). Against the real HTTP app on PostgreSQL.
+// acquisition it made: the job runs once, as attempt 1 (it once got 409 in-progress against
+// itself for the whole lease). Against the real HTTP app on PostgreSQL.
 import type { FetchLike, LedgerClient } from '@operation-ledger/client';
 import { Destination } from '../support/destination.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';

@@ -1,6 +1,6 @@
 // On Node the SDK sends its JSON requests through undici's Dispatcher.request instead of the
-// global fetch (packages/client/README.md "Transport"); everything a worker relies on must behave as over fetch:
-// path prefix and query, headers, problem+json refusals, Retry-After, retries, timeouts, abort.
+// global fetch (packages/client/README.md "`new LedgerClient(options)`", Transport); everything a
+// worker relies on must behave as over fetch: path prefix and query, headers, problem+json refusals, Retry-After, retries, timeouts, abort.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
   InProgressError,

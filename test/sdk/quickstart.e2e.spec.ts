@@ -1,5 +1,5 @@
-// The package README's "safe worker" (test/sdk/quickstart/invoice-worker.ts, 15 lines, copied
-// verbatim into packages/client/README.md) against a flaky billing system: orders delivered
+// The worker of packages/client/README.md "A safe worker" (test/sdk/quickstart/invoice-worker.ts,
+// 15 lines, copied there verbatim) against a flaky billing system: orders delivered
 // three times, some at once; billing sometimes fails before saving and sometimes saves and then
 // times out. With the README's recovery snippet, every order ends with exactly one invoice.
 import { readFileSync } from 'node:fs';

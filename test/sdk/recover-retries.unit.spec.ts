@@ -1,5 +1,5 @@
 // recover({ loop }) against a scripted ledger: a transient failure (lookup throws, evidence 503)
-// is tried again on a later pass; a definitive refusal is not (before: never again, SDK item 4).
+// is tried again on a later pass; a definitive refusal is not (it once was never tried again).
 import { LedgerClient } from '@operation-ledger/client';
 import { FakeLedger, OP, json, problem } from './support/fake-ledger.js';
 

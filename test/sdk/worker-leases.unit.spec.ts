@@ -1,6 +1,6 @@
 // Leases on the worker side, against a scripted ledger behind an injected fetch: runMany claims
 // only what can start at once, and op.signal aborts once no renewal succeeded for a whole lease
-// even while a renewal hangs (both failed before: breaker reports, SDK items 1 and 2).
+// even while a renewal hangs (both once failed).
 import { LeasePresumedLostError, LedgerClient, type FetchLike } from '@operation-ledger/client';
 import { FakeLedger, json } from './support/fake-ledger.js';
 

@@ -1,6 +1,6 @@
-// What the SDK reports must be what the ledger accepts (SDK item 5), a confirm refused after the
-// effect was recorded by the next attempt is no lost lease (item 6), and a fetch error from
-// another realm is still a network error (item 7). Scripted ledger behind an injected fetch.
+// What the SDK reports must be what the ledger accepts, a confirm refused after the effect was
+// recorded by the next attempt is no lost lease, and a fetch error from another realm is still a
+// network error. Scripted ledger behind an injected fetch.
 import { runInNewContext } from 'node:vm';
 import {
   JobFailedError,

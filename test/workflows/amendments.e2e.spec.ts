@@ -1,4 +1,4 @@
-// Issue "Recovery and operator workflows" — amendments: a newer revision supersedes older ones,
+// Amendments (docs/api.md "Recovery and operator workflows"): a newer revision supersedes older ones,
 // in any arrival order, within a batch and across batches; confirmed history is never rewritten.
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 

@@ -1,4 +1,4 @@
-// Issue #11 item 1: an operator's confirmation must name the reference or say it is unknown
+// docs/api.md "Recovery and operator workflows": an operator's confirmation must name the reference or say it is unknown
 // (null + reason); a confirmed operation without one receives it later — by an operator
 // (POST …/reference) or by the worker's late confirmation — and that is never a duplicate
 // effect. Stream, status, read models, reconciliation and a rebuild all agree.

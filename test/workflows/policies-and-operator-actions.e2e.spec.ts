@@ -1,4 +1,4 @@
-// Issue "Recovery and operator workflows": every policy switch over HTTP, each operator action's
+// docs/api.md "Recovery and operator workflows": every policy switch over HTTP, each operator action's
 // audit trail (actor from the key, reason required, recorded in the stream), recovery evidence,
 // lease renewal, and time travel.
 import { Destination } from '../support/destination.js';

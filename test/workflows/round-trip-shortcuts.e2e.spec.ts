@@ -1,4 +1,4 @@
-// Issue #12 item 3 over HTTP: claim+start and confirm+complete, each one append (one commit);
+// Round-trip shortcuts over HTTP (docs/api.md "Worker follow-ups"): claim+start and confirm+complete, each one append (one commit);
 // the old three-request forms keep working. Events are counted in the store, destination
 // records at the simulated destination.
 import type { RecordedEvent } from '../../src/event-store/event-store.port.js';

@@ -1,4 +1,4 @@
-// Issue "Recovery and operator workflows": the lease sweeper (from the status projection, decided
+// docs/api.md "Recovery and operator workflows": the lease sweeper (from the status projection, decided
 // on the stream with the expected revision read) including its race with a late worker on real
 // PostgreSQL, and retention (tombstones that keep key, fingerprint and outcome).
 import { SQL_EXECUTOR } from '../../src/event-store/sql-executor.token.js';

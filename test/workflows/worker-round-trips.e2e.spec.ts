@@ -1,4 +1,4 @@
-// Issue 13: a worker's follow-ups after its claim cost one event-store statement each — the
+// A worker's follow-ups after its claim cost one event-store statement each — the
 // append — with no read of the stream and no lookup of the operation id: the claim leaves this
 // process holding the stream it created and the id's key, and the append's expected revision
 // proves the held copy current. Counted on the store's executor (statements naming the event

@@ -2,7 +2,7 @@ import { LedgerRequestError, LedgerUnavailableError } from '@operation-ledger/cl
 import { CommanderError } from 'commander';
 
 /**
- * Exit statuses of `ledger` (docs/operating.md "Exit codes"): 0 done; 1 the ledger (or the
+ * Exit statuses of `ledger` (docs/operating.md "Output and exit status"): 0 done; 1 the ledger (or the
  * operator at a prompt) refused, or something was not found; 2 usage — bad options or input the
  * ledger rejected as invalid (400); 3 the ledger is unavailable (unreachable, timed out, 503,
  * 429, or a 5xx) — retrying later may succeed.

@@ -1,5 +1,5 @@
 /**
- * The operationId of a key, computed in the browser exactly as the ledger does (README
+ * The operationId of a key, computed in the browser exactly as the ledger does (docs/api.md
  * "Operation identity"): UUID v5 (RFC 9562 §5.5: SHA-1 of namespace bytes + UTF-8 name, version
  * and variant bits set) of the canonical key `tenant/source/action/subject@revision`, each part
  * percent-encoded outside RFC 3986 unreserved, under the ledger's fixed namespace.

@@ -41,20 +41,15 @@ const MAX_LIMIT = 2 ** 31 - 1;
  * `@eventstore/db-client`. Each ledger stream is an EventStoreDB stream of the same name; the
  * port's semantics are EventStoreDB's own, with these properties of the server:
  *
- * - append: expected revision mapped one to one (revision-mapping.ts). The ledger's event UUIDs
- *   are sent as EventStoreDB event ids, so a repeated append (same ids, same concrete revision or
- *   `no_stream`) is acknowledged by the server without writing — also after others appended.
- *   The server answers a repeat exactly like the first append, so `deduplicated` is always false.
- *   A wrong expected version carries the actual revision, never `currentEvents` (the ledger
- *   re-reads). Appends of more than one event read their events back for `firstGlobalPosition`
- *   (and to refuse a repeat that the server matched out of order under `any`).
- * - event ids identify events per stream: with `any`, idempotence is best effort (docs
- *   "Idempotence"), and an id may be reused in another stream.
- * - readAll: `$all`, filtered to the ledger's stream prefixes, positions = commit positions
- *   (read-all-filtered.ts). Events are only ever appended through this adapter.
- * - transient failures (UNAVAILABLE, DEADLINE_EXCEEDED, not leader, server timeouts) are retried
- *   with backoff where safe — reads always, appends only with a concrete revision or `no_stream`
- *   (transient-retry.ts) — and otherwise raise EventStoreUnavailableError (503).
+ * - append: expected revision mapped one to one (revision-mapping.ts); the ledger's event UUIDs
+ *   are EventStoreDB event ids, so the server acknowledges a repeated append without writing
+ *   (`deduplicated` is therefore always false; with `any` only best effort, docs "Idempotence").
+ *   A wrong expected version carries the actual revision, never `currentEvents`. Appends of more
+ *   than one event read their events back (`firstGlobalPosition`; a repeat the server matched out
+ *   of order under `any` is refused).
+ * - readAll: `$all`, filtered to the ledger's prefixes, positions = commit positions
+ *   (read-all-filtered.ts).
+ * - transient failures are retried where safe (transient-retry.ts), else 503.
  * - `streamId` aliases live in streams of their own (stream-alias.ts).
  *
  * Needs EventStoreDB 22.6 or later (event positions on stream reads). Create it with {@link open}.

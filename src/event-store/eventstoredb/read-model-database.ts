@@ -16,7 +16,7 @@ export interface ReadModelDatabase {
 
 /**
  * Opens the database that keeps read models, projection checkpoints and API keys when the events
- * live in EventStoreDB (docs/architecture.md; docs/eventstoredb.md "How the ledger uses EventStoreDB"): PostgreSQL at
+ * live in EventStoreDB (docs/eventstoredb.md "How the ledger uses EventStoreDB"): PostgreSQL at
  * `databaseUrl` when set — shared by every ledger instance, so projections fail over and keys are
  * the same everywhere — else embedded PGlite in `dataDir` (one instance only). The executors are
  * the SQL stores' own (PgPoolExecutor, PgliteExecutor), so modules that need PostgreSQL features

@@ -38,10 +38,9 @@ export function aliasStreamName(streamId: string): string {
  * - another stream claiming the same id gets a wrong expected version, and nothing of it is
  *   written (the caller's events are not appended);
  * - if the process dies between the two appends, the alias names a stream that does not exist
- *   yet: `findStreamName` answers the name and reading it gives `[]` (an unknown operation, as
- *   before), and the client's retry of the claim appends the alias again — acknowledged as the
- *   same append — and then the events. Writing the events first would instead leave a stream that
- *   no alias finds, and a retry would not repair it (the retry sees an existing stream).
+ *   yet (reading it gives `[]`, an unknown operation), and the client's retry appends the alias
+ *   again — acknowledged — and then the events. Events written first would leave a stream no
+ *   alias finds, which a retry would not repair.
  */
 export class StreamAliases {
   private readonly known = new Map<string, string>();

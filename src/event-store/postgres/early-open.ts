@@ -21,10 +21,9 @@ const ahead = new Map<string, OpenAhead>();
 
 /**
  * Starts opening the embedded data directory before the application's modules load (main.ts):
- * a new directory gets its copy of the initdb template on the thread pool (0.2–1.4 s of disk
- * work on the 2-core machine), then PGlite starts on its worker thread ({@link PgliteThread}:
- * its WebAssembly instance and the cluster's start-up, ≈ 0.6 s of CPU) — both while the main
- * thread loads and compiles the modules. It locks the directory first (only the process holding
+ * a new directory gets its copy of the initdb template on the thread pool, then PGlite starts on
+ * its worker thread ({@link PgliteThread}) — both while the main thread loads and compiles the
+ * modules (docs/decisions.md "Start-up"). It locks the directory first (only the process holding
  * the lock opens it) and does nothing — leaving every refusal to `openPglite`, which repeats each
  * check — when the volume is nearly full, another process holds the lock, or a restore was cut
  * short there. `openPglite` takes the lock and the instance over ({@link takeOpenedAhead}); a

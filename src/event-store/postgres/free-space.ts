@@ -12,13 +12,12 @@ export const MIB = 1024 * 1024;
  */
 export const DEFAULT_DISK_RESERVE_BYTES = 24 * MIB;
 
-/** What a NEW PGlite data directory takes (initdb: ~39 MB, of which two 16 MiB WAL segments). */
+/** What a NEW PGlite data directory takes (docs/decisions.md "Embedded store's disk and backup"). */
 export const NEW_DATA_DIR_BYTES = 40 * MIB;
 
 /**
  * What opening an EXISTING data directory may take: crash recovery after an unclean stop writes
- * a new 16 MiB WAL segment (measured: a dirty directory fails to open with 12 MiB free and opens
- * with 17).
+ * a new 16 MiB WAL segment (docs/decisions.md "Embedded store's disk and backup").
  */
 export const RECOVERY_BYTES = 16 * MIB;
 

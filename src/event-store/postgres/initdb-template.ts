@@ -38,8 +38,8 @@ export function initdbTemplateDir(
  * `PG_VERSION`) is copied into again, overwriting. `PG_VERSION`, what marks a cluster, goes last.
  * The files are copied a few at a time by libuv's thread pool, so the main thread goes on: a
  * start runs it while the application's modules load (see early-open.ts). A plain walk: Node
- * 20's `cpSync` spent ≈ 0.3 s more on the template's ≈ 1 000 files in checks this copy does not
- * need (no links, no devices).
+ * 20's `cpSync` spends time on checks this copy does not need (no links, no devices;
+ * docs/decisions.md "Start-up").
  * @returns whether it copied. @throws (rejects with) the file-system error of the copy.
  */
 export async function seedFromInitdbTemplate(

@@ -9,7 +9,7 @@ export interface PgliteEventStoreOptions {
   readonly dataDir?: string;
   /**
    * A data-directory dump to start a NEW database from (PGlite `loadDataDir`: a tar from
-   * `dumpDataDir()`), instead of running initdb (2–3 CPU-s); the schema is still installed or
+   * `dumpDataDir()`), instead of running initdb (seconds of CPU); the schema is still installed or
    * upgraded. PGlite refuses it when `dataDir` already holds a database. Tests restore a freshly
    * initialised cluster this way (test/support/pglite-snapshot.ts).
    */
@@ -40,7 +40,7 @@ export class PgliteEventStore extends SqlEventStore {
   }
 
   /**
-   * Starts PGlite (about 2 s) and installs or upgrades the schema. A data directory is locked for
+   * Starts PGlite and installs or upgrades the schema. A data directory is locked for
    * this process first (`ledger.pid`), so a second ledger or the key CLI cannot open it at the same
    * time, and its volume is guarded (`openPglite`: refused below the free space it needs, writes
    * 503 below the reserve, reopened by itself after a storage failure).

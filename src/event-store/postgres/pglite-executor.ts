@@ -217,7 +217,7 @@ export class PgliteExecutor implements SqlExecutor {
         `${this.#stoppedReason()}; writes and reads answer 503 until then${reopen && guard ? '' : ' (restart needed)'}`,
       );
     // measured again first: the disk may have filled within one poll, and the line would name
-    // the free space of before (a fresh user saw "99 MiB free" on a full volume)
+    // the free space of before
     if (guard) void guard.sample().then(report);
     else report();
     if (!guard || !reopen) return;

@@ -63,14 +63,12 @@ interface Pending {
 }
 
 /**
- * PGlite on a data directory, run on a `worker_threads` worker: PostgreSQL's WebAssembly runs
- * beside the request thread instead of on it (one core each; HTTP handling and the database
- * shared one before; docs/decisions.md "The embedded database runs on a worker thread"). Each call is a message to the thread and its reply; the thread
- * runs them in arrival order. Errors come back as errors of the same name and message with the
- * same fields (SQLSTATE `code`, `severity`, `constraint`, Emscripten's `errno`), so
- * `storageFailureOf` and `sqlStateOf` read them as they read PGlite's own. PGlite's own worker
- * (`@electric-sql/pglite/worker`) needs Web Workers and `navigator.locks`, which Node 20 lacks.
- * The thread keeps the process alive only while a call waits for it.
+ * PGlite on a data directory, run on a `worker_threads` worker, beside the request thread instead
+ * of on it (docs/decisions.md "The embedded database runs on a worker thread"). Each call is a
+ * message to the thread and its reply, run in arrival order. Errors come back with the same name,
+ * message and fields (SQLSTATE `code`, `severity`, `constraint`, Emscripten's `errno`), so
+ * `storageFailureOf` and `sqlStateOf` read them as they read PGlite's own. The thread keeps the
+ * process alive only while a call waits for it.
  */
 export class PgliteThread implements PgliteConnection {
   readonly #worker: Worker;

@@ -26,9 +26,8 @@ export interface PostgresEventStoreOptions {
    * Connections the pool keeps open while idle once it has opened them (pg-pool's `min`;
    * default: the pool size, so none is closed for being idle). A new connection costs PostgreSQL
    * tens of milliseconds of CPU before its statements run at full speed — PL/pgSQL compiles the
-   * append functions and the catalog caches fill per session (about 60 ms over its first five
-   * group-committed calls on the project's 2-core machine, against 2.5 ms a call after) — so
-   * closing idle ones made every burst after a pause pay that again.
+   * append functions and the catalog caches fill per session (docs/decisions.md "PostgreSQL
+   * store") — so closing idle ones made every burst after a pause pay that again.
    */
   readonly keepConnections?: number;
   /** `application_name` shown in pg_stat_activity (default `operation-ledger`). */
@@ -43,8 +42,8 @@ export interface PostgresEventStoreOptions {
 /**
  * Default group commit for a pool of `poolSize`: a quarter of the connections, at least one and at
  * most three, write claim batches at once, up to 64 claims each; the rest stay free for reads and
- * other appends. Fewer batches in flight make bigger batches: on the claim benchmark (2 cores,
- * 32 clients) 3 in flight gave the most claims/s, 8 in flight 20 % fewer (bench/RESULTS.md).
+ * other appends. Fewer batches in flight make bigger batches, and more claims/s
+ * (docs/decisions.md "PostgreSQL store").
  */
 export function groupCommitFor(poolSize: number): GroupCommitOptions {
   return { maxInFlight: Math.min(3, Math.max(1, Math.floor(poolSize / 4))), maxBatchSize: 64 };
@@ -143,8 +142,8 @@ export class PostgresEventStore extends SqlEventStore {
       min: Math.min(options.keepConnections ?? options.poolSize ?? 10, options.poolSize ?? 10),
       application_name: applicationName,
       // JIT compiles plans whose estimated cost is high; the set-based append's generic plan
-      // crosses jit_above_cost on a few thousand events and then spent ~60 ms per call compiling
-      // (auto_explain on the claim benchmark). Short OLTP statements never gain from it.
+      // crosses jit_above_cost on a few thousand events and then spends more compiling than
+      // running (docs/decisions.md "PostgreSQL store"). Short OLTP statements never gain from it.
       // An `options` parameter in the connection string takes precedence over this one.
       options: '-c jit=off',
     });

@@ -34,8 +34,7 @@ const PANIC_MESSAGE = /\bPANIC\b/;
 /**
  * Classifies `error` as a storage failure (see {@link StorageFailureKind}), or undefined for
  * anything else — constraint violations, refused connections, timeouts, read-only refusals (25006)
- * are not storage failures. Used by the PGlite executor (any storage failure stops the instance)
- * and the PostgreSQL pool (readiness reports them).
+ * are not storage failures.
  */
 export function storageFailureOf(error: unknown): StorageFailure | undefined {
   if (typeof error !== 'object' || error === null) return undefined;

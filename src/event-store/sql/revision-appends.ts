@@ -21,17 +21,11 @@ export interface RevisionAppend {
 /**
  * The follow-up path of the SQL stores (a worker's step start, confirm, unknown; operator
  * actions): appends that expect an exact revision, group-committed ({@link GroupCommit}, keyed by
- * stream, so a batch never holds one stream twice). A lone append leaves at once as one
- * `ledger_append` call; appends that arrive while earlier ones are being written leave together
- * as one `ledger_append_batch` call — one round trip and one commit for the batch, each append
- * checked and answered exactly as `ledger_append` alone would (sql/functions/ledger-append-batch.ts:
- * a refused expected revision is that append's answer only). A batch that fails with a unique
- * violation, a deadlock or an event id conflict is replayed append by append
- * (`settleEachAlone`, sql/append-alone.ts), so every caller still gets its own exact answer.
- *
- * Held copies (`KnownStreams`): a stored append grows the copy held at its expected revision
- * (the append proves it was the whole stream); a refusal holds the stream it returns, so the
- * caller's next attempt — decided on those events — grows it in turn.
+ * stream). A lone append is one `ledger_append` call; appends that arrive together are one
+ * `ledger_append_batch` call, each answered as `ledger_append` alone would. A batch that fails
+ * with a unique violation, a deadlock or an event id conflict is replayed append by append
+ * (`settleEachAlone`, sql/append-alone.ts). A stored append grows the held copy at its expected
+ * revision; a refusal holds the stream it returns (`KnownStreams`).
  */
 export class RevisionAppends {
   readonly #group: GroupCommit<RevisionAppend, SettledAppend>;

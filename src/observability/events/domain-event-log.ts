@@ -26,7 +26,7 @@ export interface EventLogContext {
 interface Notable {
   readonly level: 'debug' | 'info' | 'warn';
   readonly message: string;
-  /** Problem code of the answer the event stands for (docs/api.md "Problems"), if any. */
+  /** Problem code of the answer the event stands for (docs/api.md "Problem codes"), if any. */
   readonly problemCode?: string;
   /** Extra fields of the event's data worth a line (never payloads). */
   readonly fields?: readonly string[];
@@ -105,10 +105,7 @@ const NOTABLE: Record<string, (d: Record<string, unknown>) => Notable | null> = 
  * Writes one line for `event` if it is notable (see the table above; returns whether it wrote):
  * `{ event, tenant, action, operationId, attempt, problemCode?, correlationId?, traceId?, keyId?,
  * job?, …a few fields of the event }` with a message such as `"claim acquired"`. Payloads,
- * outputs and evidence fields are never logged.
- *
- * To be called by the command path once an append succeeded, for each appended event, and by the
- * lease sweeper for the events it appended (`job: 'sweeper'`).
+ * outputs and evidence fields are never logged. Call it once an append succeeded, per event.
  */
 export function logDomainEvent(
   logger: EventLogger,

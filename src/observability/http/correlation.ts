@@ -32,10 +32,6 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
  * Trace Context `traceparent`/`tracestate` (https://www.w3.org/TR/trace-context/) and
  * `X-Request-Id`/`X-Correlation-Id` on every request; invalid values are ignored, never refused.
  * `newId` makes the fallback id (default `crypto.randomUUID`).
- *
- * Where it is meant to be used: the command path's request context takes `correlationId` (and
- * `traceparent`, `tracestate` when not null) into event metadata; causation stays the id of the
- * command or of the event that led to the new one.
  */
 export function correlationFromHeaders(
   headers: IncomingHttpHeaders,

@@ -64,19 +64,17 @@ function levelOf(status: number, url: string | undefined): 'error' | 'warn' | 'i
 type LoggedRequest = IncomingMessage & { caller?: { keyId?: string }; originalUrl?: string; body?: unknown };
 
 /**
- * Middleware for every request: establishes its correlation ({@link correlationOf}),
- * answers `X-Request-Id: <correlationId>` (set before any handler runs, so refusals carry it too),
- * and when the response finishes (or its connection closes first) writes ONE line through `logger`:
- * {@link RequestLogLine} with message `"<METHOD> <route> <status>"`, at info — error for 5xx,
- * warn for 401 and 503, debug for successful health probes and scrapes. The warn lines are
- * rate-limited ({@link LogRateLimit}: at most 10 per 10 s for each status, method and route; the
- * next line written says how many were left out), so a flood of refusals does not flood the log. No headers, no query string, no payloads
- * (the body only when the logger is at debug). Install it first, before authentication.
+ * Middleware for every request: establishes its correlation ({@link correlationOf}), answers
+ * `X-Request-Id: <correlationId>` before any handler runs (refusals carry it too), and when the
+ * response finishes or its connection closes writes ONE {@link RequestLogLine},
+ * `"<METHOD> <route> <status>"`: error for 5xx, warn for 401 and 503 (rate-limited by
+ * {@link LogRateLimit}, so a flood of refusals does not flood the log), debug for successful
+ * probes and scrapes, else info. No headers, query string or payloads (the body only at debug).
+ * Install it first, before authentication.
  *
- * The line is written by `logger` itself, not by a per-request child logger. Its usual fields are
- * ids, a route pattern and numbers — no credential by construction — so they go through a child
- * without `logger`'s redaction paths (pino `redact`, applied to every field of every line); a
- * line carrying a body or an error goes through `logger`, redaction and error scrubbing included.
+ * Its usual fields — ids, a route pattern, numbers — hold no credential, so they skip pino's
+ * `redact` paths (a cost on every field of every line); a line with a body or an error goes
+ * through `logger`'s redaction and error scrubbing.
  */
 export function requestLogging(logger: Logger, limit: LogRateLimit = new LogRateLimit()): NodeMiddleware {
   const plain = logger.child({}, { redact: [] });

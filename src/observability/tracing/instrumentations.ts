@@ -17,9 +17,8 @@ const UNTRACED = /^\/(health(\/|$|\?)|metrics($|\?))/;
  * parameter values, i.e. payloads, never leave the process).
  *
  * No NestJS instrumentation: `@opentelemetry/instrumentation-nestjs-core` supports
- * `@nestjs/core >=4.0.0 <12` (its `supportedVersions`, 0.70.0 — the last line for Node 20; the
- * Node 22 line keeps that range too) and patches CommonJS files Nest 12 no longer ships. The
- * handler → decide → append spans come from `ledger-spans.ts` instead.
+ * `@nestjs/core <12` only (its `supportedVersions`); `ledger-spans.ts` gives the handler →
+ * decide → append spans instead.
  */
 export function ledgerInstrumentations(): Instrumentation[] {
   return [

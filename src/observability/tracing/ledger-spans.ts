@@ -71,10 +71,6 @@ export interface LedgerSpanScope {
  * span ends when `fn` settles; a thrown error is recorded (exception event, status ERROR) and
  * rethrown unchanged. With the SDK off (`tracingEnabled()` false) the API's no-op tracer makes
  * this a plain call of `fn` costing a few object allocations.
- *
- * Meant for the command path: `withLedgerSpan(LEDGER_SPANS.command, { command: 'claim', tenant,
- * action }, …)` around a handler, `ledger.decide` around the pure decision, `ledger.append` around
- * each append with `expectedRevision`; `set({ outcome, wrongExpectedVersionRetries })` at the end.
  */
 export async function withLedgerSpan<T>(
   name: string,
@@ -116,8 +112,8 @@ export function withLedgerSpanSync<T>(
 
 /**
  * The scope of a started span with `fields` set on it. Attributes are built only for a recording
- * span: with the SDK off every span is the API's non-recording one, and building them cost about
- * 2 % of a claim's CPU (V8 profile, bench/RESULTS.md "Reading (2026-12-01, evening)").
+ * span: with the SDK off every span is the API's non-recording one, and building them showed in
+ * a claim's CPU profile (docs/decisions.md "Claim path").
  */
 function scopeOf(span: Span, fields: LedgerSpanFields): LedgerSpanScope {
   if (span.isRecording()) span.setAttributes(ledgerAttributes(fields));

@@ -15,7 +15,7 @@ const slot = globalThis as { [SLOT]?: TracingHandle | null };
 /**
  * The SDK this process started, or null. Kept apart from `start-tracing.ts` so that the
  * application (which stops tracing on shutdown) does not import the SDK, its exporter and the
- * instrumentations — about 2.5 CPU-s of module loading — when tracing is off.
+ * instrumentations when tracing is off (seconds of module loading: docs/decisions.md "Start-up").
  */
 export function runningTracing(): TracingHandle | null {
   return slot[SLOT] ?? null;

@@ -20,7 +20,7 @@ export interface FeedChange {
  * row of a read model that changed after the subscriber's position. `position` is the global
  * position of the last event that changed the row (the SSE id), so a client resumes with
  * `Last-Event-ID` = the last position it saw. Several changes of one row after that position
- * arrive as one entry with the latest state (docs/api.md, Subscriptions).
+ * arrive as one entry with the latest state (docs/api.md "Subscriptions").
  */
 export interface StoredChange {
   readonly feed: string;

@@ -26,7 +26,7 @@ export const FAN_OUT_WRITES_PER_S = 4_000;
  * slow and its buffer passed its bound) *catches up* on its own reads from its position until it
  * reaches the cursor, then joins. A subscriber at or past the cursor joins at once and skips the
  * changes at or before its position. This keeps each subscriber's stream exactly what its own
- * reads would give (docs/api.md, Subscriptions): every row changed after its position, in
+ * reads would give (docs/api.md "Subscriptions"): every row changed after its position, in
  * position order, none twice — the feed's rows are committed with the checkpoint in position
  * order, so a read from a position sees every change after it.
  */

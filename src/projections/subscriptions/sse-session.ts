@@ -41,7 +41,7 @@ const MAX_BUFFERED_BYTES = 256 * 1024;
  * `event: <type>`, `data: <JSON>`. A client that reconnects with `Last-Event-ID` gets every row
  * changed after that id — none missed, none twice unless it changed again — in its latest state:
  * the feed is read from the read model's rows, which carry the position of their last change and
- * are committed with the checkpoint in position order (docs/api.md, Subscriptions). The reads are
+ * are committed with the checkpoint in position order (docs/api.md "Subscriptions"). The reads are
  * made by the feed's {@link SharedFeed}, which hands this session its text ({@link write}).
  */
 export class SseSession implements FeedSubscriber {

@@ -1,4 +1,4 @@
-/** Limits of one reconciliation upload (docs/reconciliation.md "Limits"). */
+/** Limits of one reconciliation upload (docs/reconciliation.md "Errors"). */
 export interface UploadLimits {
   /** Most bytes of one upload after decompression. */
   readonly maxBytes: number;

@@ -5,7 +5,7 @@ import { href } from '../router.js';
 
 /**
  * Find an operation by its business key: the operationId is computed here in the browser (UUID
- * v5 of the canonical key, README "Operation identity") and its page opened.
+ * v5 of the canonical key, docs/api.md "Operation identity") and its page opened.
  */
 export function KeySearch({ tenant }: { tenant: string }) {
   const [error, setError] = useState<unknown>(null);

@@ -30,7 +30,7 @@ const PATHS: Record<ActionId, string> = {
   acknowledge: 'duplicate-effects/acknowledge',
 };
 
-/** The actions the operation's state calls for (README "Recovery and operator workflows"). */
+/** The actions the operation's state calls for (docs/api.md "Recovery and operator workflows"). */
 export function relevantActions(s: ActionableStatus): ActionId[] {
   const out: ActionId[] = [];
   if (s.state === 'unknown') out.push('resolve', 'evidence');

@@ -8,7 +8,7 @@ import { canOperate } from '../session.js';
 import { OperationActions } from './operation-actions.js';
 import { Timeline, type HistoryEvent } from './timeline.js';
 
-/** GET /v1/operations/{id} (README "States and rules"), optionally as of a revision. */
+/** GET /v1/operations/{id} (docs/api.md "States"), optionally as of a revision. */
 interface Status {
   readonly operationId: string;
   readonly key: KeyParts;

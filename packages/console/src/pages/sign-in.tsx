@@ -2,7 +2,7 @@ import { ProblemView } from '../components/problem-view.js';
 import { session } from '../session.js';
 
 /**
- * Sign-in with an API key (`olk_…`, README "Security"). The key stays in this tab's
+ * Sign-in with an API key (`olk_…`, docs/security.md "The first key"). The key stays in this tab's
  * sessionStorage only and is sent as `Authorization: Bearer` to this ledger.
  */
 export function SignIn({ error }: { error: unknown }) {

@@ -5,10 +5,9 @@ import { NEXT_POSITION, REQUESTS, setAppendFunction } from './set-append-parts.j
  * requests as JSON text.
  *
  * `held` probes each condition stream on its own (a lateral subquery per distinct name, in name
- * order), so the lookup is always an index probe of `ledger_streams_pkey`: the earlier semi-join
- * (`stream_name in (select … from req)`, migration 8) was planned as a hash join over a
- * sequential scan whenever the planner saw a small or unanalysed table — and a connection keeps
- * that plan while the table grows (autovacuum off, stale statistics).
+ * order), so the lookup is an index probe of `ledger_streams_pkey` whatever the statistics say: a
+ * semi-join was planned as a sequential scan on a small or unanalysed table, and a connection
+ * keeps that plan while the table grows (migration 9).
  */
 export const APPEND_ANY_QUERY = `with ${REQUESTS}, held as materialized (
     select h.stream_name, h.stream_position

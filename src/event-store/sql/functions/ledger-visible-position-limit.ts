@@ -16,7 +16,8 @@
  * holds the bound back (PostgreSQL docs, "Transaction ID and Snapshot Information Functions",
  * "Statistics Functions"). Ids are compared on their low 32 bits (`backend_xid` is an `xid`;
  * running ids are always within 2^31 of each other). That lookup copies the server's activity
- * table (~0.3 ms), so it runs only while some transaction is running (`xmin < xmax`).
+ * table (docs/decisions.md "PostgreSQL store"), so it runs only while some transaction is
+ * running (`xmin < xmax`).
  */
 export const LEDGER_VISIBLE_POSITION_LIMIT_FUNCTION = `
 create or replace function ledger_visible_position_limit() returns bigint

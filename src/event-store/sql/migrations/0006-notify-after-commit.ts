@@ -3,9 +3,9 @@ import type { Migration } from '../migration.js';
 /**
  * Drops the per-append NOTIFY trigger of migration 4. A transaction that NOTIFYs takes
  * PostgreSQL's global notification-queue lock at commit, so every append committed one after the
- * other: measured on this project's claim benchmark, 1 707 appends/s without the trigger, 299 with
- * it (32 clients, pool 20). The wake-up for other processes is now a separate, throttled NOTIFY
- * that the appending process sends after its commit (PostgresEventStore), off the append path.
+ * other (docs/decisions.md "PostgreSQL store"). The wake-up for other processes is now a
+ * separate, throttled NOTIFY that the appending process sends after its commit
+ * (PostgresEventStore), off the append path.
  */
 export const notifyAfterCommitMigration: Migration = {
   version: 6,
