@@ -16,7 +16,7 @@ let client: LedgerClient;
 beforeAll(async () => {
   ledger = await startTestLedger('pglite');
   client = new LedgerClient({ baseUrl: ledger.url, token: ledger.rootToken });
-  await client.setPolicy('retained', 'order.create', {
+  await client.policies.set('retained', 'order.create', {
     policy: { retentionMs: 2 * 86_400_000 },
     reason: 'test',
   });

@@ -1,4 +1,4 @@
-import { Transport, type TransportOptions } from './transport.js';
+import type { Transport } from './transport.js';
 
 /** `/v1/operations/{id}` with the id encoded. */
 export function opPath(operationId: string, rest = ''): string {
@@ -26,33 +26,36 @@ export interface PageOptions {
   readonly cursor?: string;
 }
 
-/** Base of the typed API classes: holds the {@link Transport}. */
-export class ApiBase {
-  /** The HTTP layer (auth, timeouts, retries, typed errors), for routes without a method yet. */
-  readonly transport: Transport;
+/**
+ * Every item of a paginated list, page by page, following `nextCursor`.
+ * @param fetchPage fetches one page given the cursor (undefined for the first).
+ */
+export async function* paginate<T>(
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+): AsyncGenerator<T> {
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    for (const item of page.items) yield item;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+}
 
-  constructor(options: TransportOptions | Transport) {
-    this.transport = options instanceof Transport ? options : new Transport(options);
-  }
+/** `GET path?query` → the JSON body. @throws as {@link Transport.request}. */
+export async function getJson<T>(
+  transport: Transport,
+  path: string,
+  query?: Record<string, string | number | boolean | undefined>,
+): Promise<T> {
+  return (await transport.request<T>('GET', path, { query })).body;
+}
 
-  /**
-   * Every item of a paginated list, page by page, following `nextCursor`.
-   * @param fetchPage fetches one page given the cursor (undefined for the first).
-   */
-  async *paginate<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T> {
-    let cursor: string | undefined;
-    do {
-      const page = await fetchPage(cursor);
-      for (const item of page.items) yield item;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
-  }
-
-  protected async getJson<T>(path: string, query?: Record<string, string | number | boolean | undefined>) {
-    return (await this.transport.request<T>('GET', path, { query })).body;
-  }
-
-  protected async postJson<T>(path: string, body: unknown, signal?: AbortSignal) {
-    return (await this.transport.request<T>('POST', path, { body, signal })).body;
-  }
+/** `POST path` with a JSON body → the JSON body. @throws as {@link Transport.request}. */
+export async function postJson<T>(
+  transport: Transport,
+  path: string,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
+  return (await transport.request<T>('POST', path, { body, signal })).body;
 }

@@ -1,6 +1,13 @@
 import { LedgerRequestError } from '../errors.js';
-import { MAX_BATCH_CLAIMS, type BatchClaimResult } from '../http/worker-api.js';
 import type { ClaimAnswer, ClaimRequest } from '../types.js';
+
+/** One slot of a batch claim: the answer, or the refusal as a typed error. */
+export type BatchClaimResult =
+  | { readonly index: number; readonly ok: true; readonly answer: ClaimAnswer }
+  | { readonly index: number; readonly ok: false; readonly error: LedgerRequestError };
+
+/** Most claims in one `POST /v1/claims/batch`. */
+export const MAX_BATCH_CLAIMS = 500;
 
 /** The two claim routes the batcher sends on. */
 export interface ClaimRoutes {
