@@ -69,6 +69,13 @@ it('batchClaims: concurrent runOnce share batch requests; each job runs once, a 
     expect(await sdk.operations.get(r.operationId)).toMatchObject({ state: 'confirmed' });
 });
 
+it("learns the ledger's capabilities from /health: every shortcut the worker may use is listed", async () => {
+  const sdk = sdkClient(ledger);
+  for (const feature of ['claim-start-step', 'confirm-complete-step', 'claim-request-id', 'claims-batch'])
+    expect(await sdk.supports(feature)).toBe(true);
+  expect(await sdk.supports('no-such-feature')).toBe(false);
+});
+
 it('makeRunOnce wraps a function: a duplicate call returns the recorded result without calling it', async () => {
   const sdk = sdkClient(ledger);
   const destination = new Destination();
