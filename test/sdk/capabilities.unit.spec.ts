@@ -108,6 +108,15 @@ describe('the round-trip shortcuts follow the capabilities', () => {
     expect(fake.sent('/v1/claims')[0]!.body.claimRequestId).toEqual(expect.any(String));
   });
 
+  it("stops waiting for the capabilities when the run's signal aborts, and sends no claim", async () => {
+    const fake = new FakeLedger().on('GET /health', () => new Promise<Response>(() => undefined));
+    const signal = AbortSignal.timeout(50);
+    await expect(client(fake).runOnce(key, {}, oneStep, { signal })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    expect(fake.trail).toEqual([]);
+  });
+
   it('refuses a bad key before asking anything', async () => {
     const fake = new FakeLedger();
     await expect(client(fake).runOnce({ ...key, subject: '' }, {}, oneStep)).rejects.toThrow();

@@ -106,7 +106,7 @@ export class LedgerClient {
    */
   async runOnce(key: OperationKey, payload: unknown, job: Job, options: RunOptions = {}): Promise<RunResult> {
     const request = claimRequestFor(key, payload, options); // a bad key is refused before any request
-    return runClaim(this.worker, await this.learntShortcuts(), request, job, options);
+    return runClaim(this.worker, await this.learntShortcuts(options.signal), request, job, options);
   }
 
   /**
@@ -140,7 +140,7 @@ export class LedgerClient {
     job: (op: OperationContext, item: T) => Promise<JobResult | void> | JobResult | void,
     options: RunManyOptions<T>,
   ): Promise<ItemReport<T>[]> {
-    return runMany(this.worker, await this.learntShortcuts(), items, job, options);
+    return runMany(this.worker, await this.learntShortcuts(options.signal), items, job, options);
   }
 
   /** Settles unknown outcomes with evidence from the destination; see {@link recover}. */
@@ -153,9 +153,22 @@ export class LedgerClient {
     return operationIdOf(key);
   }
 
-  /** The shortcut support, updated from the ledger's capabilities once they are known. */
-  private async learntShortcuts(): Promise<Shortcuts> {
-    this.shortcuts.learn(await this.capabilities.features());
+  /**
+   * The shortcut support, updated from the ledger's capabilities once they are known. Waiting
+   * for them ends with the run's `signal` (a caller's deadline bounds the whole run).
+   * @throws the signal's reason when it aborts first.
+   */
+  private async learntShortcuts(signal: AbortSignal | undefined): Promise<Shortcuts> {
+    signal?.throwIfAborted();
+    const asked = this.capabilities.features();
+    const features = signal
+      ? await new Promise<ReadonlySet<string> | null>((resolve, reject) => {
+          const onAbort = () => reject(signal.reason);
+          signal.addEventListener('abort', onAbort, { once: true });
+          asked.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+        })
+      : await asked;
+    this.shortcuts.learn(features);
     return this.shortcuts;
   }
 }
