@@ -123,3 +123,39 @@ describe('the round-trip shortcuts follow the capabilities', () => {
     expect(fake.requests).toEqual([]);
   });
 });
+
+describe('claim batching follows the capabilities', () => {
+  /** Four concurrent claims: the first leaves alone; the other three wait for it. */
+  const fourClaims = async (capabilities: string[]) => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const fake = new FakeLedger()
+      .on('GET /health', health(capabilities))
+      .on('POST /v1/claims', async () => (await gate, acquired()))
+      .on('POST /v1/claims/batch', (req) =>
+        json(200, {
+          results: req.body.claims.map((_: unknown, index: number) => ({
+            index,
+            status: 201,
+            body: { operationId: `op-${index}`, state: 'in_progress', attempt: 1, fencingToken: 1 },
+          })),
+        }),
+      );
+    const ledger = client(fake, { batchClaims: true });
+    await ledger.supports('claims-batch');
+    const claims = [1, 2, 3, 4].map((n) =>
+      ledger.worker.claim({ key: { ...key, subject: `o:${n}` }, payload: { n } }).catch((e: unknown) => e),
+    );
+    release();
+    await Promise.all(claims);
+    return fake.trail;
+  };
+
+  it('sends the claims that waited one by one to a ledger that does not list claims-batch', async () => {
+    expect(await fourClaims([])).toEqual(['claims', 'claims', 'claims', 'claims']);
+  });
+
+  it('batches them for a ledger that lists it', async () => {
+    expect(await fourClaims(['claims-batch'])).toEqual(['claims', 'claims/batch']);
+  });
+});

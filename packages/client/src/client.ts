@@ -79,8 +79,11 @@ export class LedgerClient {
     this.policies = new PoliciesApi(this.transport);
     this.projections = new ProjectionsApi(this.transport);
     this.reconciliation = new ReconciliationApi(this.transport);
-    this.worker = new WorkerApi(this.transport, { batchClaims: options.batchClaims });
     this.capabilities = new Capabilities(this.transport);
+    this.worker = new WorkerApi(this.transport, {
+      batchClaims: options.batchClaims,
+      batchAccepted: () => this.capabilities.listedNow('claims-batch'),
+    });
     this.shortcuts = new Shortcuts(options.shortcuts !== false);
   }
 

@@ -27,6 +27,7 @@ export type LedgerFeature =
  */
 export class Capabilities {
   private known: Promise<ReadonlySet<string> | null> | null = null;
+  private listed: ReadonlySet<string> | null = null;
 
   constructor(private readonly transport: Transport) {}
 
@@ -34,6 +35,14 @@ export class Capabilities {
   features(): Promise<ReadonlySet<string> | null> {
     this.known ??= this.ask();
     return this.known;
+  }
+
+  /**
+   * Without waiting: true or false once the ledger's list is known, `undefined` before (or when
+   * the ledger has no list).
+   */
+  listedNow(feature: LedgerFeature): boolean | undefined {
+    return this.listed ? this.listed.has(feature) : undefined;
   }
 
   /** True when the ledger lists `feature` in its `/health` answer. */
@@ -47,7 +56,9 @@ export class Capabilities {
         once: true,
       });
       const list = body?.capabilities;
-      return Array.isArray(list) ? new Set(list.filter((f): f is string => typeof f === 'string')) : null;
+      if (!Array.isArray(list)) return null;
+      this.listed = new Set(list.filter((f): f is string => typeof f === 'string'));
+      return this.listed;
     } catch (err) {
       // The ledger answered but without a list (4xx): keep that. Unreachable or 5xx: ask next time.
       if (!(err instanceof LedgerRequestError) || err.status >= 500) this.known = null;

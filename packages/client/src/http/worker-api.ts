@@ -22,6 +22,8 @@ export interface WorkerApiOptions {
    * is in flight leaves at once (see {@link ClaimBatcher}). @defaultValue false
    */
   readonly batchClaims?: boolean;
+  /** With `batchClaims`: false when the ledger is known not to take batches (then claims go alone). */
+  readonly batchAccepted?: () => boolean | undefined;
 }
 
 /** Body of a confirm. `completeStep` is the round-trip shortcut (where the ledger supports it). */
@@ -47,6 +49,7 @@ export class WorkerApi {
       ? new ClaimBatcher({
           claimOne: (request, signal) => this.claimAlone(request, signal),
           claimBatch: (claims) => this.claimBatch(claims),
+          batchAccepted: options.batchAccepted,
         })
       : null;
   }
