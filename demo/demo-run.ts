@@ -149,7 +149,7 @@ export async function runDemo(
   for (const intent of intents) {
     const operationId = operationByKey.get(keyText(intent.key));
     const refs = ticketByRef.get(intent.ticket.externalRef) ?? [];
-    const status = operationId ? await ledger.get(operationId) : null;
+    const status = operationId ? await ledger.operations.get(operationId) : null;
     if (
       !operationId ||
       status?.state !== 'confirmed' ||

@@ -65,7 +65,7 @@ export async function recoverUnknownOperations(
       if (found.length > 1) ambiguous.push(operationId);
       const ticket = found[0];
       try {
-        await ctx.ledger.resolve(
+        await ctx.ledger.operator.resolve(
           operationId,
           ticket
             ? {
@@ -103,7 +103,7 @@ async function unknownOperations(
 ): Promise<string[]> {
   const out: string[] = [];
   for (const operationId of operations.keys()) {
-    if ((await ledger.get(operationId)).state === 'unknown') out.push(operationId);
+    if ((await ledger.operations.get(operationId)).state === 'unknown') out.push(operationId);
   }
   return out;
 }

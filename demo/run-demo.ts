@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     const report = await runDemo(cli.options, { ledger: endpoint, ticketSystem });
     console.log(formatSummary(report));
     if (report.sampleOperationId) {
-      console.log('\n' + formatHistory(await ledgerClient(endpoint).history(report.sampleOperationId)));
+      console.log(
+        '\n' + formatHistory(await ledgerClient(endpoint).operations.history(report.sampleOperationId)),
+      );
     }
     if (report.problems.length > 0) process.exitCode = 1;
     if (cli.keepOpen) {

@@ -103,8 +103,8 @@ export async function checkIntents(
   const checks: IntentCheck[] = [];
   for (const intent of intents) {
     const operationId = operationIds.get(keyText(intent.key)) ?? null;
-    const status = operationId ? await ledger.get(operationId) : null;
-    if (operationId) tallyHistory(story, (await ledger.history(operationId)).events);
+    const status = operationId ? await ledger.operations.get(operationId) : null;
+    if (operationId) tallyHistory(story, (await ledger.operations.history(operationId)).events);
     const ticketIds = ticketsByRef.get(intent.ticket.externalRef) ?? [];
     const state = status?.state ?? 'unseen';
     const destinationRef = status?.destinationRef ?? null;

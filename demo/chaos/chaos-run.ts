@@ -145,7 +145,7 @@ export async function runChaos(
         const id = keyText(intent.key);
         if (confirmed.has(id)) continue;
         const operationId = operationIds.get(id);
-        const status = operationId ? await ledger.get(operationId) : null;
+        const status = operationId ? await ledger.operations.get(operationId) : null;
         if (status?.state === 'confirmed') confirmed.add(id);
         else if (status?.state !== 'unknown') pending.push(intent); // unknown: recovery's part
       }

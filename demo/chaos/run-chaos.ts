@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     const report = await runChaos(cli.options, { ledger: endpoint, ticketSystem });
     console.log(formatChaosSummary(report));
     if (report.sampleOperationId) {
-      const history = await ledgerClient(endpoint).history(report.sampleOperationId);
+      const history = await ledgerClient(endpoint).operations.history(report.sampleOperationId);
       console.log('\n' + formatHistory(history));
     }
     if (report.problems.length > 0) process.exitCode = 1;

@@ -19,4 +19,18 @@ export class HealthDto {
 
   @ApiProperty({ type: [String], required: false, description: 'Why the status is `degraded`' })
   warnings?: string[];
+
+  @ApiProperty({
+    type: [String],
+    example: [
+      'claim-start-step',
+      'confirm-complete-step',
+      'claim-request-id',
+      'claims-batch',
+      'step-not-performed',
+    ],
+    description:
+      'The optional features this ledger accepts, for clients to ask once instead of learning from 400 answers; names are only added',
+  })
+  capabilities!: string[];
 }

@@ -8,6 +8,7 @@ import type { LedgerConfig } from '../config/ledger-config.js';
 import { type EventStore, StorageUnavailableError } from '../event-store/event-store.port.js';
 import { EVENT_STORE } from '../event-store/event-store.token.js';
 import type { SqlExecutor } from '../event-store/sql-executor.js';
+import { LEDGER_CAPABILITIES } from './capabilities.js';
 import { restartWarning } from './restart-warning.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 
@@ -20,6 +21,8 @@ import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
  * warning: the replica serves, but a restart would refuse to open the data directory
  * (docs/production.md "Disk space"). `/health/live` only says the process runs: it
  * touches no store, so it answers while the disk is full (do not restart a pod for that).
+ * `/health` also lists the optional features this ledger accepts (`capabilities`), which
+ * clients ask once instead of probing.
  */
 @ApiTags('health')
 @Controller('health')
@@ -40,8 +43,9 @@ export class HealthController {
     if (storage) throw new StorageUnavailableError(storage);
     await this.store.read('health-check');
     const warning = restartWarning(await this.sql.freeSpace?.());
-    if (warning) return { status: 'degraded', store: this.config.store, warnings: [warning] };
-    return { status: 'ok', store: this.config.store };
+    const capabilities = [...LEDGER_CAPABILITIES];
+    if (warning) return { status: 'degraded', store: this.config.store, warnings: [warning], capabilities };
+    return { status: 'ok', store: this.config.store, capabilities };
   }
 
   @Get('ready')

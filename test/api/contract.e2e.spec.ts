@@ -404,8 +404,18 @@ describe('service endpoints', () => {
     expect(createDocument.mock.calls.length).toBe(1);
   });
 
-  it('health answers with the store kind', async () => {
+  it('health answers with the store kind and the optional features the SDK may use', async () => {
     const res = await ledger.client.get('/health');
-    expect(res.body).toEqual({ status: 'ok', store: ledger.config.store });
+    expect(res.body).toEqual({
+      status: 'ok',
+      store: ledger.config.store,
+      capabilities: [
+        'claim-start-step',
+        'confirm-complete-step',
+        'claim-request-id',
+        'claims-batch',
+        'step-not-performed',
+      ],
+    });
   });
 });

@@ -112,7 +112,7 @@ it('killed half way and run again: acquired + replayed == lines, each operation 
   const claims = await claimsPerStream(world.ledger);
   expect(claims.size).toBe(LINES);
   expect([...claims.values()].every((n) => n === 1)).toBe(true);
-  const sample = await world.sdk.getOperation(
+  const sample = await world.sdk.operations.get(
     world.sdk.operationIdOf({
       tenant: 'acme',
       source: 'shop',

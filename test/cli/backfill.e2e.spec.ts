@@ -66,7 +66,7 @@ it('reports malformed lines per line and records every other line (exit 1)', asy
   expect(byLine.get(5)).toMatchObject({ status: 'invalid' });
   expect(byLine.get(5).detail).toContain('key.subject');
   expect(byLine.get(7)).toMatchObject({ status: 'acquired', operationId: operationIdOf(key('order:6')) });
-  const op = await world.sdk.getOperation(operationIdOf(key('order:1')));
+  const op = await world.sdk.operations.get(operationIdOf(key('order:1')));
   expect(op.state).toBe('confirmed');
   expect(op.lease).toBeNull();
 });
@@ -92,7 +92,7 @@ it('CSV with --ref-field and --payload-fields; a re-run replays every line; a ch
   const out = await readFile(join(world.dir, 'orders.results.csv'), 'utf8');
   expect(out.split('\n')[0]).toBe('line,key,status,operationId,answer,code,state,detail');
   expect(out).toContain('4,,invalid,,,invalid-line,,"CSV: Invalid Record Length');
-  const op = await world.sdk.getOperation(operationIdOf(key('order:102')));
+  const op = await world.sdk.operations.get(operationIdOf(key('order:102')));
   expect(op).toMatchObject({ state: 'confirmed', destinationRef: 'INV-102' });
   const again = await world.cli([...args, '--json']);
   const [summary] = again.json();

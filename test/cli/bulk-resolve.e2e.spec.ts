@@ -7,9 +7,9 @@ let unknown: string[];
 const T = ['--tenant', 'acme'];
 const BULK = ['review', ...T, '--resolve', 'not_found', '--note', 'INC-42: billing has none of these'];
 
-const stateOf = async (id: string) => (await world.sdk.getOperation(id)).state;
+const stateOf = async (id: string) => (await world.sdk.operations.get(id)).state;
 const resolutions = async (id: string) =>
-  (await world.sdk.history(id)).events.filter(
+  (await world.sdk.operations.history(id)).events.filter(
     (e) => e.type === 'OperationResolved' || e.data.resolution !== undefined,
   );
 

@@ -10,18 +10,23 @@ const T = ['--tenant', 'acme'];
 beforeAll(async () => {
   world = await startCliWorld();
   const sdk = world.sdk;
-  const done = await sdk.claim({ key: key('order:1'), payload: { amount: 10 }, workerId: 'w1' });
+  const done = await sdk.worker.claim({ key: key('order:1'), payload: { amount: 10 }, workerId: 'w1' });
   if (done.kind !== 'acquired') throw new Error('acquired expected');
   ids.confirmed = done.operationId;
-  await sdk.confirm(done.operationId, done.fencingToken, { destinationRef: 'INV-1' });
-  await sdk.claim({ key: key('order:1'), payload: { amount: 10 } }); // a replayed duplicate (audit event)
+  await sdk.worker.confirm(done.operationId, done.fencingToken, { destinationRef: 'INV-1' });
+  await sdk.worker.claim({ key: key('order:1'), payload: { amount: 10 } }); // a replayed duplicate (audit event)
   ids.unknown = await makeUnknown(world, 'order:2');
   world.ledger.clock.advance(60_000); // distinct ages: the queue is oldest first
   ids.unknown2 = await makeUnknown(world, 'order:3');
-  const failed = await sdk.claim({ key: key('order:4', 'crm.sync'), payload: {} });
+  const failed = await sdk.worker.claim({ key: key('order:4', 'crm.sync'), payload: {} });
   if (failed.kind !== 'acquired') throw new Error('acquired expected');
   ids.failed = failed.operationId;
-  await sdk.fail(failed.operationId, failed.fencingToken, { code: 'bad-vat', message: 'bad VAT id' }, false);
+  await sdk.worker.fail(
+    failed.operationId,
+    failed.fencingToken,
+    { code: 'bad-vat', message: 'bad VAT id' },
+    false,
+  );
   await settled(world);
 });
 afterAll(() => world.close());
@@ -110,8 +115,8 @@ describe('ops', () => {
 
   it('watch: resumes after an event id and prints the changes after it, stopping after --count', async () => {
     await settled(world);
-    const { checkpoint } = await world.sdk.listOperations('acme', { limit: 1 });
-    await world.sdk.claim({ key: key('order:w', 'watch.me'), payload: {} });
+    const { checkpoint } = await world.sdk.operations.list('acme', { limit: 1 });
+    await world.sdk.worker.claim({ key: key('order:w', 'watch.me'), payload: {} });
     const run = await world.cli([
       'ops',
       'watch',
@@ -179,7 +184,7 @@ describe('review and actions', () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/state\s*│\s*confirmed/);
-    expect((await world.sdk.getOperation(ids.unknown!)).destinationRef).toBe('INV-2');
+    expect((await world.sdk.operations.get(ids.unknown!)).destinationRef).toBe('INV-2');
     const again = await world.cli(['resolve', ids.unknown!, 'abandoned', '--reason', 'again', '--json']);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('not-unknown');
@@ -189,7 +194,7 @@ describe('review and actions', () => {
     expect((await world.cli(['resolve', ids.unknown2!, 'not_found'])).code).toBe(2);
     expect((await world.cli(['resolve', ids.unknown2!, 'confirmed', '--reason', 'x'])).code).toBe(2);
     expect((await world.cli(['resolve', ids.unknown2!, 'maybe', '--reason', 'x'])).code).toBe(2);
-    expect((await world.sdk.getOperation(ids.unknown2!)).state).toBe('unknown');
+    expect((await world.sdk.operations.get(ids.unknown2!)).state).toBe('unknown');
   });
 
   it('evidence by key: found with a reference confirms; the checked fields are recorded', async () => {
@@ -208,7 +213,7 @@ describe('review and actions', () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.json()[0].state).toBe('confirmed');
-    const h = await world.sdk.history(ids.unknown2!);
+    const h = await world.sdk.operations.history(ids.unknown2!);
     const evidence = h.events.find((e) => e.type.startsWith('Recovery') || e.data.verdict === 'found');
     expect(evidence?.data).toMatchObject({ verdict: 'found', checkedFields: { order: 3 }, note: 'search' });
   });
@@ -221,11 +226,14 @@ describe('review and actions', () => {
   });
 
   it('approve and reject on approval-gated operations', async () => {
-    await world.sdk.setPolicy('acme', 'payout.send', { policy: { requireApproval: true }, reason: 'test' });
+    await world.sdk.policies.set('acme', 'payout.send', {
+      policy: { requireApproval: true },
+      reason: 'test',
+    });
     const a = key('p:1', 'payout.send');
     const b = key('p:2', 'payout.send');
-    await world.sdk.claim({ key: a, payload: {} }).catch(() => undefined);
-    await world.sdk.claim({ key: b, payload: {} }).catch(() => undefined);
+    await world.sdk.worker.claim({ key: a, payload: {} }).catch(() => undefined);
+    await world.sdk.worker.claim({ key: b, payload: {} }).catch(() => undefined);
     const approved = await world.cli([
       'approve',
       'acme/shop/payout.send/p:1',
@@ -239,10 +247,12 @@ describe('review and actions', () => {
   });
 
   it('ack-duplicate acknowledges an open duplicate effect; nothing open is exit 1', async () => {
-    const c = await world.sdk.claim({ key: key('order:dup'), payload: {} });
+    const c = await world.sdk.worker.claim({ key: key('order:dup'), payload: {} });
     if (c.kind !== 'acquired') throw new Error('acquired expected');
-    await world.sdk.confirm(c.operationId, c.fencingToken, { destinationRef: 'A' });
-    await world.sdk.confirm(c.operationId, c.fencingToken, { destinationRef: 'B' }).catch(() => undefined);
+    await world.sdk.worker.confirm(c.operationId, c.fencingToken, { destinationRef: 'A' });
+    await world.sdk.worker
+      .confirm(c.operationId, c.fencingToken, { destinationRef: 'B' })
+      .catch(() => undefined);
     const r = await world.cli(['ack-duplicate', c.operationId, '--reason', 'B voided']);
     expect(r.code).toBe(0);
     expect((await world.cli(['ack-duplicate', c.operationId, '--reason', 'again'])).code).toBe(1);

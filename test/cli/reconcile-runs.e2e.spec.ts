@@ -15,14 +15,14 @@ const T = ['--tenant', 'acme'];
 
 /** Claims and confirms `subject` with `ref`; returns the operation id. */
 async function confirmed(subject: string, ref: string): Promise<string> {
-  const c = await world.sdk.claim({ key: key(subject), payload: { subject }, workerId: 'w1' });
+  const c = await world.sdk.worker.claim({ key: key(subject), payload: { subject }, workerId: 'w1' });
   if (c.kind !== 'acquired') throw new Error('acquired expected');
-  await world.sdk.confirm(c.operationId, c.fencingToken, { destinationRef: ref });
+  await world.sdk.worker.confirm(c.operationId, c.fencingToken, { destinationRef: ref });
   return c.operationId;
 }
 
 const duplicatesOn = async (id: string) =>
-  (await world.sdk.history(id)).events.filter((e) => e.type === 'DuplicateEffectDetected');
+  (await world.sdk.operations.history(id)).events.filter((e) => e.type === 'DuplicateEffectDetected');
 
 beforeAll(async () => {
   world = await startCliWorld();

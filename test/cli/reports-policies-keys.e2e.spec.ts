@@ -9,15 +9,15 @@ const T = ['--tenant', 'acme'];
 
 beforeAll(async () => {
   world = await startCliWorld();
-  const c = await world.sdk.claim({
+  const c = await world.sdk.worker.claim({
     key: key('order:1'),
     payload: { amount: 100, lines: [1] },
     workerId: 'w1',
   });
   if (c.kind !== 'acquired') throw new Error('acquired expected');
-  await world.sdk.confirm(c.operationId, c.fencingToken, { destinationRef: 'INV-1' });
-  await world.sdk.claim({ key: key('order:1'), payload: { amount: 100, lines: [1] } }); // replay
-  await world.sdk
+  await world.sdk.worker.confirm(c.operationId, c.fencingToken, { destinationRef: 'INV-1' });
+  await world.sdk.worker.claim({ key: key('order:1'), payload: { amount: 100, lines: [1] } }); // replay
+  await world.sdk.worker
     .claim({ key: key('order:1'), payload: { amount: 120, lines: [1] }, workerId: 'w9' })
     .catch(() => null);
   await settled(world);

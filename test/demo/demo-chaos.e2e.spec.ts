@@ -65,7 +65,7 @@ describe('demo chaos: worker processes SIGKILLed at random points', () => {
     for (const check of report.checks) {
       const mine = tickets.filter((t) => t.externalRef === check.intent.ticket.externalRef);
       expect(mine).toHaveLength(1);
-      const status = await client.get(check.operationId!);
+      const status = await client.operations.get(check.operationId!);
       expect(status).toMatchObject({ state: 'confirmed', destinationRef: mine[0]!.id });
     }
     expect(report.checks).toHaveLength(INTENTS);
@@ -86,7 +86,7 @@ describe('demo chaos: worker processes SIGKILLed at random points', () => {
     expect(report.story.evidenceNotFound).toBe(report.recovery.notFound);
     expect(report.story.duplicateEffects).toBe(0);
 
-    const history = await ledgerClient(endpoint).history(report.sampleOperationId!);
+    const history = await ledgerClient(endpoint).operations.history(report.sampleOperationId!);
     const types = history.events.map((e) => e.type);
     expect(types).toEqual(
       expect.arrayContaining(['StepStarted', 'OutcomeUnknown', 'RecoveryEvidenceSubmitted']),

@@ -80,7 +80,7 @@ describe('demo: GitHub webhook deliveries → ledger → ticket system', () => {
   it('records unknown → resolved in the operation history, in order', async () => {
     const resolved = report.recovery.resolutions.find((r) => r.resolution === 'confirmed' && r.round === 1);
     expect(resolved).toBeDefined();
-    const history = await ledgerClient(endpoint).history(resolved!.operationId);
+    const history = await ledgerClient(endpoint).operations.history(resolved!.operationId);
     const story = ['OperationClaimed', 'StepStarted', 'OutcomeUnknown', 'OperationResolved'];
 
     expect(history.events.map((e) => e.type).filter((t) => story.includes(t))).toEqual(story);

@@ -2,6 +2,7 @@
 // reserve, but reopening the data directory needs room for crash recovery on top of it
 // (docs/production.md "Disk space"). Below that, readiness stays 200 (the replica serves) with
 // status `degraded` and the reason, so a deploy does not turn into a crash loop unannounced.
+import { LEDGER_CAPABILITIES } from '../../src/health/capabilities.js';
 import { HealthController } from '../../src/health/health.controller.js';
 import { LedgerMetrics } from '../../src/metrics/ledger-metrics.js';
 import { registerStorageGauges } from '../../src/metrics/storage-collectors.js';
@@ -29,15 +30,16 @@ const space = (freeMiB: number): FreeSpace => ({
 describe('readiness and the free space a restart needs', () => {
   it('is degraded, naming both figures, while writes are taken but a restart could not open the store', async () => {
     const answer = await controller(space(27)).ready();
-    expect(answer).toMatchObject({ status: 'degraded', store: 'pglite' });
+    expect(answer).toMatchObject({ status: 'degraded', store: 'pglite', capabilities: LEDGER_CAPABILITIES });
     expect(answer.warnings).toEqual([
       expect.stringMatching(/^storage: 27 MiB free, a restart needs 40 MiB \(.*LEDGER_DISK_RESERVE_MIB.*\)/),
     ]);
   });
 
   it('is ok with room to restart, and when free space is not the ledger’s to measure (PostgreSQL)', async () => {
-    expect(await controller(space(40)).ready()).toEqual({ status: 'ok', store: 'pglite' });
-    expect(await controller(undefined).ready()).toEqual({ status: 'ok', store: 'pglite' });
+    const ok = { status: 'ok', store: 'pglite', capabilities: LEDGER_CAPABILITIES };
+    expect(await controller(space(40)).ready()).toEqual(ok);
+    expect(await controller(undefined).ready()).toEqual(ok);
   });
 
   it('stays 503 below the reserve', async () => {

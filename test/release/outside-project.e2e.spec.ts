@@ -83,7 +83,7 @@ it('installs the SDK tarball, type-checks a worker with tsc --strict and runs it
   // The ledger recorded one confirmed operation with the invoice as its reference.
   const sdk = new LedgerClient({ baseUrl: ledger.url, token: ledger.rootToken });
   const key = { tenant: 'acme', source: 'shop', action: 'invoice.create', subject: 'order:1001' };
-  const operation = await sdk.get(sdk.operationIdOf(key));
+  const operation = await sdk.operations.get(sdk.operationIdOf(key));
   expect(operation).toMatchObject({ state: 'confirmed', attempt: 1 });
   expect(JSON.stringify(operation)).toContain(first[1]);
 });

@@ -65,7 +65,15 @@ it('batchClaims: concurrent runOnce share batch requests; each job runs once, a 
   const again = await Promise.all(Array.from({ length: 10 }, (_, i) => run(i)));
   expect(again.map((r) => r.status)).toEqual(Array(10).fill('replayed'));
   expect(destination.count).toBe(10);
-  for (const r of first) expect(await sdk.get(r.operationId)).toMatchObject({ state: 'confirmed' });
+  for (const r of first)
+    expect(await sdk.operations.get(r.operationId)).toMatchObject({ state: 'confirmed' });
+});
+
+it("learns the ledger's capabilities from /health: every shortcut the worker may use is listed", async () => {
+  const sdk = sdkClient(ledger);
+  for (const feature of ['claim-start-step', 'confirm-complete-step', 'claim-request-id', 'claims-batch'])
+    expect(await sdk.supports(feature)).toBe(true);
+  expect(await sdk.supports('no-such-feature')).toBe(false);
 });
 
 it('makeRunOnce wraps a function: a duplicate call returns the recorded result without calling it', async () => {
@@ -86,16 +94,20 @@ it('reads status, history and paged lists; an unknown id is a typed 404', async 
   const sdk = sdkClient(ledger);
   const r = await sdk.runOnce(key('read-1'), { n: 1 }, () => ({ destinationRef: 'R-1' }));
   expect(r.operationId).toBe(sdk.operationIdOf(key('read-1')));
-  expect(await sdk.get(r.operationId)).toMatchObject({ state: 'confirmed', destinationRef: 'R-1' });
-  expect((await sdk.history(r.operationId)).events.map((e) => e.type)).toContain('OperationConfirmed');
-  const missing = await sdk.get('00000000-0000-5000-8000-000000000000').catch((e: unknown) => e);
+  expect(await sdk.operations.get(r.operationId)).toMatchObject({
+    state: 'confirmed',
+    destinationRef: 'R-1',
+  });
+  expect((await sdk.operations.history(r.operationId)).events.map((e) => e.type)).toContain(
+    'OperationConfirmed',
+  );
+  const missing = await sdk.operations.get('00000000-0000-5000-8000-000000000000').catch((e: unknown) => e);
   expect(missing).toBeInstanceOf(LedgerRequestError);
   expect(missing).toMatchObject({ status: 404, code: 'not-found' });
 
   const seen = await eventually(async () => {
     const ids: string[] = [];
-    for await (const row of sdk.paginate((cursor) => sdk.listOperations('beta', { limit: 5, cursor })))
-      ids.push(row.operationId);
+    for await (const row of sdk.operations.listAll('beta', { limit: 5 })) ids.push(row.operationId);
     return new Set(ids).size >= 14 ? ids : null;
   });
   // Every row comes at least once; one that changed during the walk (other tests of this file write
@@ -130,7 +142,7 @@ it('subscribe yields changes and resumes after a dropped connection without miss
   const stop = new AbortController();
   const events: FeedEvent[] = [];
   const reading = (async () => {
-    for await (const e of flaky.subscribe(
+    for await (const e of flaky.reports.subscribe(
       'operations',
       { tenant: 'gamma' },
       { signal: stop.signal, reconnectMs: 50 },
@@ -156,7 +168,7 @@ it('subscribe yields changes and resumes after a dropped connection without miss
   // Nothing missed: the same feed read again from the start holds each operation once, in the
   // latest state the live subscriber saw of it (a feed coalesces a row's changes: docs/api.md).
   const replay: FeedEvent[] = [];
-  for await (const e of sdk.subscribe('operations', { tenant: 'gamma' }, { lastEventId: '0' })) {
+  for await (const e of sdk.reports.subscribe('operations', { tenant: 'gamma' }, { lastEventId: '0' })) {
     if (e.event === 'operation') replay.push(e);
     if (confirmedSubjects(replay).size === 4) break;
   }

@@ -52,7 +52,7 @@ describe('a lost claim answer (PostgreSQL)', () => {
     expect(drop.dropped).toBe(1);
     expect(r).toMatchObject({ status: 'executed', attempt: 1 });
     expect(destination.count).toBe(1);
-    const events = (await sdk.history(r.operationId)).events;
+    const events = (await sdk.operations.history(r.operationId)).events;
     expect(events.filter((e) => e.type === 'OperationClaimed')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'StepStarted')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'OperationConfirmed')).toHaveLength(1);
@@ -80,20 +80,22 @@ describe('a lost claim answer (PostgreSQL)', () => {
   });
 
   it('another worker, meanwhile, still gets in-progress', async () => {
-    const claim = await sdk.claim({ key: key('held'), payload: {}, claimRequestId: 'req-held-1' });
-    const again = await sdk.claim({ key: key('held'), payload: {}, claimRequestId: 'req-held-1' });
+    const claim = await sdk.worker.claim({ key: key('held'), payload: {}, claimRequestId: 'req-held-1' });
+    const again = await sdk.worker.claim({ key: key('held'), payload: {}, claimRequestId: 'req-held-1' });
     expect(again).toMatchObject({ kind: 'acquired', attempt: 1, reason: 'same_claim_request' });
     expect(again.kind === 'acquired' && again.fencingToken).toBe(
       claim.kind === 'acquired' && claim.fencingToken,
     );
     await expect(
-      sdk.claim({ key: key('held'), payload: {}, claimRequestId: 'req-other' }),
+      sdk.worker.claim({ key: key('held'), payload: {}, claimRequestId: 'req-other' }),
     ).rejects.toMatchObject({
       code: 'in-progress',
     });
-    await expect(sdk.claim({ key: key('held'), payload: {} })).rejects.toMatchObject({ code: 'in-progress' });
+    await expect(sdk.worker.claim({ key: key('held'), payload: {} })).rejects.toMatchObject({
+      code: 'in-progress',
+    });
     await expect(
-      sdk.claim({ key: key('held'), payload: {}, claimRequestId: 'not valid!' }),
+      sdk.worker.claim({ key: key('held'), payload: {}, claimRequestId: 'not valid!' }),
     ).rejects.toMatchObject({ status: 400, fields: ['claimRequestId'] });
   });
 });

@@ -44,8 +44,8 @@ function client(fake: FakeLedger) {
 it('a claim made while none is in flight leaves at once, alone', async () => {
   const fake = new FakeLedger();
   const sdk = client(fake);
-  expect(await sdk.claim(claim(1))).toMatchObject({ kind: 'acquired', operationId: OP });
-  expect(await sdk.claim(claim(2))).toMatchObject({ kind: 'acquired' });
+  expect(await sdk.worker.claim(claim(1))).toMatchObject({ kind: 'acquired', operationId: OP });
+  expect(await sdk.worker.claim(claim(2))).toMatchObject({ kind: 'acquired' });
   expect(fake.trail).toEqual(['claims', 'claims']);
 });
 
@@ -64,7 +64,7 @@ it('claims made meanwhile leave as one batch, each with its own answer or typed 
       });
     });
   const sdk = client(fake);
-  const answers = [1, 2, 3, 4].map((n) => sdk.claim(claim(n)).catch((e: unknown) => e));
+  const answers = [1, 2, 3, 4].map((n) => sdk.worker.claim(claim(n)).catch((e: unknown) => e));
   first.release();
   const [a1, a2, a3, a4] = await Promise.all(answers);
   expect(a1).toMatchObject({ kind: 'acquired', operationId: OP });
@@ -83,7 +83,7 @@ it('a slot the ledger could not decide (503) is claimed again alone', async () =
       json(200, { results: [slot(0, 503, problemBody(503, 'contention')), slot(1, 201, acquiredBody(3))] }),
     );
   const sdk = client(fake);
-  const answers = [1, 2, 3].map((n) => sdk.claim(claim(n)));
+  const answers = [1, 2, 3].map((n) => sdk.worker.claim(claim(n)));
   first.release();
   expect(await Promise.all(answers)).toMatchObject([
     { operationId: OP },
@@ -101,7 +101,7 @@ it('a batch the ledger cannot take is unavailable for each of its claims', async
     .on('POST /v1/claims', first.answer)
     .on('POST /v1/claims/batch', ...Array(5).fill(down));
   const sdk = client(fake);
-  const answers = [1, 2, 3].map((n) => sdk.claim(claim(n)).catch((e: unknown) => e));
+  const answers = [1, 2, 3].map((n) => sdk.worker.claim(claim(n)).catch((e: unknown) => e));
   first.release();
   const [a1, a2, a3] = await Promise.all(answers);
   expect(a1).toMatchObject({ kind: 'acquired' });
@@ -114,8 +114,8 @@ it('a waiting claim whose signal aborts rejects with the reason and is never sen
   const fake = new FakeLedger().on('POST /v1/claims', first.answer);
   const sdk = client(fake);
   const controller = new AbortController();
-  const one = sdk.claim(claim(1));
-  const two = sdk.claim(claim(2), controller.signal);
+  const one = sdk.worker.claim(claim(1));
+  const two = sdk.worker.claim(claim(2), controller.signal);
   controller.abort(new Error('shutting down'));
   await expect(two).rejects.toThrow('shutting down');
   first.release();

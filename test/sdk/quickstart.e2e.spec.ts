@@ -66,7 +66,7 @@ it('makes a job with a flaky destination safe: one invoice per order, every orde
       },
     });
     for (const o of pending) {
-      const status = await ops.get(
+      const status = await ops.operations.get(
         ops.operationIdOf({
           tenant: 'acme',
           source: 'shop',

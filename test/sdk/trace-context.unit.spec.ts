@@ -22,8 +22,8 @@ it('sends traceparent and tracestate from traceContext() on every request, asked
     fetch: recordingFetch(seen),
     traceContext: () => ({ traceparent: TRACEPARENT.replace(/01$/, `0${++span % 2}`), tracestate: 'v=1' }),
   });
-  await ledger.get('00000000-0000-4000-8000-000000000000');
-  await ledger.get('00000000-0000-4000-8000-000000000000');
+  await ledger.operations.get('00000000-0000-4000-8000-000000000000');
+  await ledger.operations.get('00000000-0000-4000-8000-000000000000');
   expect(seen.map((h) => h.get('traceparent'))).toEqual([
     TRACEPARENT.replace(/01$/, '01'),
     TRACEPARENT.replace(/01$/, '00'),
@@ -34,6 +34,6 @@ it('sends traceparent and tracestate from traceContext() on every request, asked
 it('sends no trace headers without a trace context', async () => {
   const seen: Headers[] = [];
   const ledger = new LedgerClient({ baseUrl: 'http://127.0.0.1:1', fetch: recordingFetch(seen) });
-  await ledger.get('00000000-0000-4000-8000-000000000000');
+  await ledger.operations.get('00000000-0000-4000-8000-000000000000');
   expect(seen[0]!.has('traceparent')).toBe(false);
 });

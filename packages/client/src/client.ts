@@ -1,13 +1,18 @@
-import type { TransportOptions } from './http/transport.js';
-import { LedgerApi } from './http/worker-api.js';
+import { Capabilities, type LedgerFeature } from './http/capabilities.js';
+import { OperationsApi } from './http/operations-api.js';
+import { OperatorApi } from './http/operator-api.js';
+import { PoliciesApi } from './http/policies-api.js';
+import { ProjectionsApi } from './http/projections-api.js';
+import { ReconciliationApi } from './http/reconciliation-api.js';
+import { ReportsApi } from './http/reports-api.js';
+import { Transport, type TransportOptions } from './http/transport.js';
+import { WorkerApi } from './http/worker-api.js';
 import { operationIdOf } from './key/operation-key.js';
-import { subscribe, type Feed, type FeedEvent, type FeedFilter, type SubscribeOptions } from './read/sse.js';
 import { recover, type RecoverOptions, type RecoveryReport } from './recovery/recover.js';
-import type { ClaimAnswer, ClaimRequest, OperationKey, OperationStatus } from './types.js';
-import { ClaimBatcher } from './worker/claim-batcher.js';
+import type { OperationKey } from './types.js';
 import type { OperationContext } from './worker/operation-context.js';
 import { runMany, type ItemReport, type RunManyOptions } from './worker/run-many.js';
-import { runOnce } from './worker/run-once.js';
+import { claimRequestFor, runClaim } from './worker/run-once.js';
 import type { Job, JobResult, RunOptions, RunResult } from './worker/run-options.js';
 import { Shortcuts } from './worker/shortcuts.js';
 
@@ -21,7 +26,7 @@ export interface LedgerClientOptions extends TransportOptions {
   /**
    * Opportunistic claim batching: claims made while another claim request of this client is in
    * flight leave together as one `POST /v1/claims/batch` once it answers; a claim made while none
-   * is in flight leaves at once (see {@link ClaimBatcher}). @defaultValue false
+   * is in flight leaves at once (see `ClaimBatcher`). @defaultValue false
    */
   readonly batchClaims?: boolean;
 }
@@ -37,45 +42,74 @@ export interface MakeRunOnceOptions<A extends unknown[], R> extends RunOptions {
 }
 
 /**
- * The ledger client: the worker SDK (`runOnce`, `runMany`, `makeRunOnce`, `recover`), the read
- * side (`get`, `history`, `subscribe`) and one thin typed method per HTTP route (inherited from
- * {@link LedgerApi}). No state but the learnt shortcut support; safe to share across jobs.
+ * The ledger client. On top, the worker SDK — `runOnce`, `makeRunOnce`, `runMany`, `recover` —
+ * and `supports`; every route of the ledger is a method of one of its sub-clients, which share
+ * one {@link Transport} (packages/client/README.md "Sub-clients"):
+ * `operations` (status, history, the status view), `reports` (review queue, conflicts, metrics,
+ * outcome report, feeds), `operator` (resolve, evidence, approve…), `policies`, `projections`,
+ * `reconciliation` (destination exports) and `worker` (the raw worker routes `runOnce` uses).
+ * No state but the ledger's capabilities and the learnt shortcut support; safe to share across
+ * jobs.
  */
-export class LedgerClient extends LedgerApi {
+export class LedgerClient {
+  /** The HTTP layer (auth, timeouts, retries, typed errors), for routes without a method yet. */
+  readonly transport: Transport;
+  /** `GET /v1/operations/{id}` (+ `/history`) and the tenant's status view. */
+  readonly operations: OperationsApi;
+  /** The tenant read models: review queue, conflicts, metrics, the outcome report, their feeds. */
+  readonly reports: ReportsApi;
+  /** Operator and recovery actions on one operation: resolve, evidence, approve, reject… */
+  readonly operator: OperatorApi;
+  /** A tenant's per-action policies: read, history, set. */
+  readonly policies: PoliciesApi;
+  /** The projectors: status, online rebuild. */
+  readonly projections: ProjectionsApi;
+  /** Destination reconciliation: upload an export, follow the run, read its items. */
+  readonly reconciliation: ReconciliationApi;
+  /** The worker routes, one method per route (claim, steps, confirm, fail…), no policy. */
+  readonly worker: WorkerApi;
+  private readonly capabilities: Capabilities;
   private readonly shortcuts: Shortcuts;
-  private readonly batcher: ClaimBatcher | null;
 
   constructor(options: LedgerClientOptions) {
-    super(options);
+    this.transport = new Transport(options);
+    this.operations = new OperationsApi(this.transport);
+    this.reports = new ReportsApi(this.transport);
+    this.operator = new OperatorApi(this.transport);
+    this.policies = new PoliciesApi(this.transport);
+    this.projections = new ProjectionsApi(this.transport);
+    this.reconciliation = new ReconciliationApi(this.transport);
+    this.capabilities = new Capabilities(this.transport);
+    this.worker = new WorkerApi(this.transport, {
+      batchClaims: options.batchClaims,
+      batchAccepted: () => this.capabilities.listedNow('claims-batch'),
+    });
     this.shortcuts = new Shortcuts(options.shortcuts !== false);
-    this.batcher = options.batchClaims
-      ? new ClaimBatcher({
-          claimOne: (request, signal) => super.claim(request, signal),
-          claimBatch: (claims) => this.claimBatch(claims),
-        })
-      : null;
   }
 
   /**
-   * `POST /v1/claims` — or, with `batchClaims`, a slot of a `POST /v1/claims/batch` when other
-   * claims of this client are in flight; the answer and the refusals are the same.
+   * True when the ledger lists `feature` in its `/health` answer's `capabilities` (asked once per
+   * client, on first use; docs/api.md "Health, metrics and OpenAPI"). False for every feature from a ledger that
+   * predates the list, and while the ledger cannot be reached.
    */
-  override claim(request: ClaimRequest, signal?: AbortSignal): Promise<ClaimAnswer> {
-    return this.batcher ? this.batcher.claim(request, signal) : super.claim(request, signal);
+  supports(feature: LedgerFeature): Promise<boolean> {
+    return this.capabilities.supports(feature);
   }
 
   /**
    * Runs `job` at most once per business key: claims `key` with `payload`; when acquired runs
    * `job(op)` with the lease renewed and records the outcome — returned → confirm; threw before
    * any step → failure (retryable unless final) or release on cancel; threw or timed out after a
-   * step started → unknown. A duplicate gets the recorded outcome (`status: 'replayed'`).
+   * step started → unknown. A duplicate gets the recorded outcome (`status: 'replayed'`). The
+   * client's first run asks the ledger's capabilities once (see {@link supports}).
    * @throws InvalidKeyError (locally, the ledger's messages), InProgressError (no or expired
    *   `waitIfInProgress`), PayloadConflictError, AwaitingRecoveryError, AwaitingApprovalError,
    *   SupersededError, RetentionExpiredError, JobFailedError (the job threw; `recorded` says
    *   what the ledger now holds), LeaseLostError (confirm refused), LedgerUnavailableError.
    */
-  runOnce(key: OperationKey, payload: unknown, job: Job, options: RunOptions = {}): Promise<RunResult> {
-    return runOnce(this, this.shortcuts, key, payload, job, options);
+  async runOnce(key: OperationKey, payload: unknown, job: Job, options: RunOptions = {}): Promise<RunResult> {
+    const request = claimRequestFor(key, payload, options); // a bad key is refused before any request
+    return runClaim(this.worker, await this.learntShortcuts(options.signal), request, job, options);
   }
 
   /**
@@ -104,12 +138,12 @@ export class LedgerClient extends LedgerApi {
   }
 
   /** Backfills through `/v1/claims/batch`; see {@link runMany}. */
-  runMany<T>(
+  async runMany<T>(
     items: readonly T[],
     job: (op: OperationContext, item: T) => Promise<JobResult | void> | JobResult | void,
     options: RunManyOptions<T>,
   ): Promise<ItemReport<T>[]> {
-    return runMany(this, this.shortcuts, items, job, options);
+    return runMany(this.worker, await this.learntShortcuts(options.signal), items, job, options);
   }
 
   /** Settles unknown outcomes with evidence from the destination; see {@link recover}. */
@@ -117,18 +151,27 @@ export class LedgerClient extends LedgerApi {
     return recover(this, options);
   }
 
-  /** `GET /v1/operations/{id}`: the status folded from the stream. */
-  get(operationId: string): Promise<OperationStatus> {
-    return this.getOperation(operationId);
-  }
-
-  /** An async iterator over a tenant feed (SSE) with automatic resume; see {@link subscribe}. */
-  subscribe(feed: Feed, filter: FeedFilter, options: SubscribeOptions = {}): AsyncGenerator<FeedEvent> {
-    return subscribe(this.transport, feed, filter, options);
-  }
-
   /** The operationId of `key`, computed locally (UUID v5; identical to the ledger's). */
   operationIdOf(key: OperationKey): string {
     return operationIdOf(key);
+  }
+
+  /**
+   * The shortcut support, updated from the ledger's capabilities once they are known. Waiting
+   * for them ends with the run's `signal` (a caller's deadline bounds the whole run).
+   * @throws the signal's reason when it aborts first.
+   */
+  private async learntShortcuts(signal: AbortSignal | undefined): Promise<Shortcuts> {
+    signal?.throwIfAborted();
+    const asked = this.capabilities.features();
+    const features = signal
+      ? await new Promise<ReadonlySet<string> | null>((resolve, reject) => {
+          const onAbort = () => reject(signal.reason);
+          signal.addEventListener('abort', onAbort, { once: true });
+          asked.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+        })
+      : await asked;
+    this.shortcuts.learn(features);
+    return this.shortcuts;
   }
 }

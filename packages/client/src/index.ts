@@ -15,17 +15,13 @@ export {
   type TransportOptions,
 } from './http/transport.js';
 export { DEFAULT_RETRY, type RetryOptions } from './http/retry-policy.js';
-export { ApiBase, opPath, tenantPath, type Page, type PageOptions } from './http/api-base.js';
-export {
-  ReadApi,
-  type AsOf,
-  type OperationFilter,
-  type OperationRow,
-  type RangeFilter,
-  type ReviewFilter,
-  type ReviewItem,
-} from './http/read-api.js';
+export { opPath, paginate, tenantPath, type Page, type PageOptions } from './http/routes.js';
+export { Capabilities, type LedgerFeature } from './http/capabilities.js';
+export { OperationsApi, type AsOf, type OperationFilter, type OperationRow } from './http/operations-api.js';
+export { ReportsApi, type RangeFilter, type ReviewFilter, type ReviewItem } from './http/reports-api.js';
 export { OperatorApi, type Evidence, type Resolution } from './http/operator-api.js';
+export { PoliciesApi, type PolicyChange } from './http/policies-api.js';
+export { ProjectionsApi } from './http/projections-api.js';
 export {
   ReconciliationApi,
   RECONCILIATION_CATEGORIES,
@@ -39,13 +35,8 @@ export {
   type ReconciliationUpload,
   type SourceIntentOptions,
 } from './http/reconciliation-api.js';
-export {
-  LedgerApi,
-  MAX_BATCH_CLAIMS,
-  refusesField,
-  type BatchClaimResult,
-  type ConfirmRequest,
-} from './http/worker-api.js';
+export { WorkerApi, refusesField, type ConfirmRequest, type WorkerApiOptions } from './http/worker-api.js';
+export { MAX_BATCH_CLAIMS, type BatchClaimResult } from './worker/claim-batcher.js';
 export {
   canonicalKey,
   keyIssues,
@@ -73,7 +64,13 @@ export {
 } from './worker/run-options.js';
 export type { ItemReport, RunManyOptions } from './worker/run-many.js';
 export type { Feed, FeedEvent, FeedFilter, SubscribeOptions } from './read/sse.js';
-export type { LookupResult, RecoverOptions, RecoveryReport, UnknownOperation } from './recovery/recover.js';
+export type {
+  LookupResult,
+  RecoverOptions,
+  RecoveryReport,
+  RecoveryRoutes,
+  UnknownOperation,
+} from './recovery/recover.js';
 export { IdempotencyGuard, type Captured, type GuardOutcome } from './idempotent-http/idempotency-guard.js';
 export type { IdempotencyContext } from './idempotent-http/idempotency-context.js';
 export {

@@ -83,7 +83,7 @@ export async function startCliWorld(): Promise<CliWorld> {
 export async function settled(world: CliWorld): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const p = await world.sdk.projections();
+    const p = await world.sdk.projections.status();
     const all = p.projections as { lag: { events: number } }[];
     if (all.length > 0 && all.every((x) => x.lag.events === 0)) return;
     if (Date.now() > deadline) throw new Error('read models did not catch up');
@@ -117,13 +117,13 @@ export const key = (subject: string, action = 'invoice.create') => ({
  * unknown (a timeout after the call was sent).
  */
 export async function makeUnknown(world: CliWorld, subject: string, action?: string): Promise<string> {
-  const claim = await world.sdk.claim({
+  const claim = await world.sdk.worker.claim({
     key: key(subject, action),
     payload: { subject },
     workerId: 'w-test',
   });
   if (claim.kind !== 'acquired') throw new Error('expected an acquired claim');
-  await world.sdk.startStep(claim.operationId, 'create', claim.fencingToken);
-  await world.sdk.reportUnknown(claim.operationId, claim.fencingToken, 'billing timed out');
+  await world.sdk.worker.startStep(claim.operationId, 'create', claim.fencingToken);
+  await world.sdk.worker.reportUnknown(claim.operationId, claim.fencingToken, 'billing timed out');
   return claim.operationId;
 }

@@ -194,8 +194,8 @@ async function countConfirmed(
   let confirmed = 0;
   for (const k of Object.keys(states)) delete states[k];
   for (const id of ids) {
-    const status = await client
-      .getOperation(operationIdOf({ ...OPERATION, subject: id }))
+    const status = await client.operations
+      .get(operationIdOf({ ...OPERATION, subject: id }))
       .catch(() => ({ state: 'never-claimed' }));
     if (status.state === 'confirmed') confirmed++;
     else states[status.state] = (states[status.state] ?? 0) + 1;

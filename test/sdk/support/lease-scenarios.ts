@@ -53,7 +53,7 @@ export function leaseScenarios(get: () => { ledger: TestLedger; sdk: LedgerClien
     wake.resolve();
     expect(await zombie).toBeInstanceOf(LeaseLostError);
     expect(destination.count).toBe(1);
-    const events = (await sdk.history(b.operationId)).events;
+    const events = (await sdk.operations.history(b.operationId)).events;
     expect(
       events.filter((e) => e.type === 'OperationClaimed').map((e) => [e.data.attempt, e.data.workerId]),
     ).toEqual([
@@ -90,7 +90,7 @@ export function leaseScenarios(get: () => { ledger: TestLedger; sdk: LedgerClien
       AwaitingRecoveryError,
     );
     expect(second).not.toHaveBeenCalled();
-    await sdk.resolve(id, {
+    await sdk.operator.resolve(id, {
       resolution: 'confirmed',
       destinationRef: destination.records[0]!.id,
       reason: 'found it',
@@ -108,9 +108,9 @@ export function leaseScenarios(get: () => { ledger: TestLedger; sdk: LedgerClien
       });
     expect(destination.count).toBe(1);
     expect(await sdk.runOnce(key('C8'), { parcel: 2 }, second)).toMatchObject({ status: 'replayed' });
-    expect((await sdk.history(id)).events.filter((e) => e.type === 'DuplicateEffectDetected')).toHaveLength(
-      0,
-    );
+    expect(
+      (await sdk.operations.history(id)).events.filter((e) => e.type === 'DuplicateEffectDetected'),
+    ).toHaveLength(0);
   });
 
   it('C8 control: a worker frozen before its step is safely reclaimed; its late step is refused; 1 record', async () => {

@@ -136,7 +136,7 @@ export function sdkScenarios(store: StoreKind): void {
     expect(errA).toBeInstanceOf(JobFailedError);
     expect((errA as JobFailedError).cause).toBeInstanceOf(LeaseLostError);
     expect(destination.count).toBe(1);
-    expect((await sdk.get(b.operationId)).destinationRef).toBe(destination.records[0]!.id);
+    expect((await sdk.operations.get(b.operationId)).destinationRef).toBe(destination.records[0]!.id);
   });
 
   it('W3 re-run after a completed step: step one is replayed from its outputs, step two runs; each effect once', async () => {
@@ -154,7 +154,9 @@ export function sdkScenarios(store: StoreKind): void {
         { leaseMs: LEASE, renewLease: false },
       );
     });
-    await eventually(async () => (await sdk.get(crashed)).steps.some((s) => s.status === 'completed'));
+    await eventually(async () =>
+      (await sdk.operations.get(crashed)).steps.some((s) => s.status === 'completed'),
+    );
     ledger.clock.advance(LEASE + 1);
 
     let replayed: unknown;

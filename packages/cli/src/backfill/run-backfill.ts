@@ -201,7 +201,7 @@ async function claimChunk(
   let pending = batch;
   for (let attempt = 1; pending.length > 0; attempt++) {
     signal?.throwIfAborted();
-    const answers = await client.claimBatch(
+    const answers = await client.worker.claimBatch(
       pending.map((p) => p.request),
       signal,
     );
@@ -248,7 +248,11 @@ async function confirm(
   done: LineSink,
 ) {
   try {
-    const answer = await client.confirm(id, token, it.ref === undefined ? {} : { destinationRef: it.ref });
+    const answer = await client.worker.confirm(
+      id,
+      token,
+      it.ref === undefined ? {} : { destinationRef: it.ref },
+    );
     done.push(line(it.line, it.keyText, 'acquired', id, 201, null, note, answer.state));
   } catch (err) {
     if (!(err instanceof LedgerRequestError)) throw err;
@@ -268,7 +272,7 @@ async function takeOver(
   done: LineSink,
 ) {
   const id = err.operationId ?? client.operationIdOf(it.key);
-  const status = await client.getOperation(id);
+  const status = await client.operations.get(id);
   if (status.state === 'in_progress' && status.lease?.workerId === plan.workerId)
     return confirm(client, it, id, status.fencingToken, 'resumed', done);
   done.push(

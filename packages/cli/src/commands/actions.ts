@@ -68,7 +68,11 @@ export function registerActions(program: Command, kit: Kit): void {
       printAnswer(
         ctx,
         'resolve',
-        await ctx.client.resolve(operationId, { resolution: r, destinationRef: o.ref, reason: o.reason }),
+        await ctx.client.operator.resolve(operationId, {
+          resolution: r,
+          destinationRef: o.ref,
+          reason: o.reason,
+        }),
       );
     }),
   );
@@ -90,7 +94,7 @@ export function registerActions(program: Command, kit: Kit): void {
     ).action(
       kit.act(async (ctx, [ref], o) => {
         const { operationId } = parseOperationRef(ref!);
-        printAnswer(ctx, name, await ctx.client[method](operationId, o.reason));
+        printAnswer(ctx, name, await ctx.client.operator[method](operationId, o.reason));
       }),
     );
   }
@@ -112,7 +116,7 @@ export function registerActions(program: Command, kit: Kit): void {
       const v = pick(verdict!, ['found', 'not_found', 'inconclusive'] as const, 'verdict');
       if (v === 'found' && !o.ref) throw new UsageError('evidence … found needs --ref <destinationRef>');
       const { operationId } = parseOperationRef(ref!);
-      const answer = await ctx.client.submitEvidence(operationId, {
+      const answer = await ctx.client.operator.submitEvidence(operationId, {
         verdict: v,
         destinationRef: o.ref,
         checkedFields: pairs(o.checked, '--checked'),
@@ -135,7 +139,7 @@ export function registerActions(program: Command, kit: Kit): void {
       printAnswer(
         ctx,
         'ack-duplicate',
-        await ctx.client.acknowledgeDuplicateEffect(operationId, o.reason, o.ref),
+        await ctx.client.operator.acknowledgeDuplicateEffect(operationId, o.reason, o.ref),
       );
     }),
   );

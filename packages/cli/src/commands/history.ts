@@ -22,7 +22,7 @@ export function registerHistory(ops: Command, kit: Kit): void {
   ).action(
     kit.act(async (ctx, [ref], o) => {
       const { operationId } = parseOperationRef(ref!);
-      const history = await ctx.client.history(operationId);
+      const history = await ctx.client.operations.history(operationId);
       const events = cutHistory(history.events, history.streamName, o.atRevision, o.asOf);
       if (ctx.json) {
         for (const e of events) ctx.printJson(e);

@@ -57,10 +57,10 @@ export function registerOps(program: Command, kit: Kit): void {
       const rows: OperationRow[] = [];
       const max = o.all ? Infinity : (o.limit as number);
       let cursor: string | undefined;
-      let last: Awaited<ReturnType<typeof ctx.client.listOperations>> | undefined;
+      let last: Awaited<ReturnType<typeof ctx.client.operations.list>> | undefined;
       do {
         const limit = Math.min(500, Math.max(1, max - rows.length));
-        last = await ctx.client.listOperations(tenant, { ...filter, limit, cursor });
+        last = await ctx.client.operations.list(tenant, { ...filter, limit, cursor });
         for (const row of last.items) {
           if (rows.length >= max) break;
           if (ctx.json) ctx.printJson(row);
@@ -103,7 +103,7 @@ export function registerOps(program: Command, kit: Kit): void {
   ).action(
     kit.act(async (ctx, [ref], o) => {
       const { operationId } = parseOperationRef(ref!);
-      const status = await ctx.client.getOperation(operationId, { atRevision: o.atRevision, asOf: o.asOf });
+      const status = await ctx.client.operations.get(operationId, { atRevision: o.atRevision, asOf: o.asOf });
       if (ctx.json) return ctx.printJson(status);
       printStatus(ctx, status);
     }),

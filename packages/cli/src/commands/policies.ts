@@ -48,7 +48,7 @@ export function registerPolicies(program: Command, kit: Kit): void {
     ['ledger policies get invoice.create', "ledger policies get '*' --json"],
   ).action(
     kit.act(async (ctx, [action]) => {
-      printPolicy(ctx, await ctx.client.policy(await ctx.tenant(), action!));
+      printPolicy(ctx, await ctx.client.policies.get(await ctx.tenant(), action!));
     }),
   );
 
@@ -74,7 +74,7 @@ export function registerPolicies(program: Command, kit: Kit): void {
     kit.act(async (ctx, [action], o) => {
       if (!o.file && !o.set?.length) throw new UsageError('policies set needs --file or --set');
       const tenant = await ctx.tenant();
-      const current = await ctx.client.policy(tenant, action!);
+      const current = await ctx.client.policies.get(tenant, action!);
       const inherited = (current.policy as Record<string, unknown>) ?? {};
       const fromFile = o.file
         ? (JSON.parse(await readFile(ctx.path(o.file), 'utf8')) as Record<string, unknown>)
@@ -84,7 +84,7 @@ export function registerPolicies(program: Command, kit: Kit): void {
         o.expectedVersion ?? (current.source === 'action' ? (current.version as number) : 0);
       printPolicy(
         ctx,
-        await ctx.client.setPolicy(tenant, action!, { policy, reason: o.reason, expectedVersion }),
+        await ctx.client.policies.set(tenant, action!, { policy, reason: o.reason, expectedVersion }),
       );
     }),
   );
@@ -96,7 +96,7 @@ export function registerPolicies(program: Command, kit: Kit): void {
     ['ledger policies history invoice.create'],
   ).action(
     kit.act(async (ctx, [action]) => {
-      const h = await ctx.client.policyHistory(await ctx.tenant(), action!);
+      const h = await ctx.client.policies.history(await ctx.tenant(), action!);
       const versions = (h.versions as Record<string, unknown>[] | undefined) ?? [];
       if (ctx.json) {
         for (const v of versions) ctx.printJson(v);

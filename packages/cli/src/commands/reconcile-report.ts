@@ -15,7 +15,7 @@ export async function printReconciliationReport(
   const tenant = await ctx.tenant();
   const filter = { action: o.action, from: o.from, to: o.to };
   if (o.csv === '-') return exportReconciliationCsv(ctx, tenant, filter, '-');
-  const r = await ctx.client.reconciliation(tenant, { ...filter, limit: 1 });
+  const r = await ctx.client.reports.outcomes(tenant, { ...filter, limit: 1 });
   if (o.csv) await exportReconciliationCsv(ctx, tenant, filter, ctx.path(o.csv));
   if (ctx.json) {
     const { items: _items, nextCursor: _next, ...summary } = r;

@@ -4,7 +4,6 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
   RECONCILIATION_CATEGORIES,
-  ReconciliationApi,
   type ReconciliationCategory,
   type ReconciliationItem,
 } from '@operation-ledger/client';
@@ -15,7 +14,7 @@ import { oneOf, positiveInt } from '../parse-options.js';
 import { itemsTable, runsTable } from '../reconcile/summary.js';
 import { printRun } from '../reconcile/print-run.js';
 
-const api = (ctx: CommandContext) => new ReconciliationApi(ctx.client.transport);
+const api = (ctx: CommandContext) => ctx.client.reconciliation;
 
 /** `ledger reconcile list|show|items`: the tenant's runs and their reports. */
 export function registerReconcileRuns(reconcile: Command, kit: Kit): void {
@@ -28,7 +27,7 @@ export function registerReconcileRuns(reconcile: Command, kit: Kit): void {
   ).action(
     kit.act(async (ctx, _args, o) => {
       const tenant = await ctx.tenant();
-      const { items } = await api(ctx).listReconciliations(tenant, { limit: Math.min(100, o.limit) });
+      const { items } = await api(ctx).list(tenant, { limit: Math.min(100, o.limit) });
       if (ctx.json) return items.forEach((r) => ctx.printJson(r));
       ctx.print(runsTable(items));
       ctx.print(`${items.length} reconciliation(s) in ${tenant}`);
@@ -47,8 +46,8 @@ export function registerReconcileRuns(reconcile: Command, kit: Kit): void {
     kit.act(async (ctx, [id], o) => {
       const tenant = await ctx.tenant();
       const run = o.wait
-        ? await api(ctx).waitForReconciliation(tenant, id!, { signal: ctx.io.signal })
-        : await api(ctx).getReconciliation(tenant, id!);
+        ? await api(ctx).wait(tenant, id!, { signal: ctx.io.signal })
+        : await api(ctx).get(tenant, id!);
       return printRun(ctx, run);
     }),
   );
@@ -79,7 +78,7 @@ export function registerReconcileRuns(reconcile: Command, kit: Kit): void {
       let cursor: string | undefined;
       do {
         const limit = Math.min(500, Math.max(1, max - items.length));
-        const page = await api(ctx).reconciliationItems(tenant, id!, { category: o.category, limit, cursor });
+        const page = await api(ctx).items(tenant, id!, { category: o.category, limit, cursor });
         for (const item of page.items.slice(0, max - items.length)) {
           if (ctx.json) ctx.printJson(item);
           items.push(item);
@@ -101,7 +100,7 @@ async function downloadItemsCsv(
   category: ReconciliationCategory | undefined,
   file: string,
 ): Promise<void> {
-  const body = await api(ctx).reconciliationItemsCsv(tenant, id, { category, signal: ctx.io.signal });
+  const body = await api(ctx).itemsCsv(tenant, id, { category, signal: ctx.io.signal });
   const source = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
   if (file === '-') {
     source.setEncoding('utf8'); // decodes characters split across chunks

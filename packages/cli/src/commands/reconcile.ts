@@ -1,4 +1,4 @@
-import { RECONCILIATION_CATEGORIES, ReconciliationApi } from '@operation-ledger/client';
+import { RECONCILIATION_CATEGORIES } from '@operation-ledger/client';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { examples, type Kit, type Opts } from '../command-kit.js';
@@ -90,7 +90,7 @@ export function registerReconcile(program: Command, kit: Kit): void {
       const destination = await open('--destination', o.destination, o.format);
       const source = o.source ? await open('--source', o.source, o.sourceFormat) : undefined;
       const tenant = await ctx.tenant();
-      const run = await startReconciliationRun(ctx, new ReconciliationApi(ctx.client.transport), {
+      const run = await startReconciliationRun(ctx, ctx.client.reconciliation, {
         tenant,
         destination,
         options: reconciliationOptions(o),

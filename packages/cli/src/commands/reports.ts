@@ -43,10 +43,10 @@ export function registerReports(program: Command, kit: Kit): void {
     kit.act(async (ctx, _args, o) => {
       const tenant = await ctx.tenant();
       const items: Record<string, unknown>[] = [];
-      let page: Awaited<ReturnType<typeof ctx.client.conflicts>> | undefined;
+      let page: Awaited<ReturnType<typeof ctx.client.reports.conflicts>> | undefined;
       let cursor: string | undefined;
       do {
-        page = await ctx.client.conflicts(tenant, {
+        page = await ctx.client.reports.conflicts(tenant, {
           action: o.action,
           since: o.since,
           limit: Math.min(500, o.limit - items.length),
@@ -99,7 +99,7 @@ export function registerReports(program: Command, kit: Kit): void {
   ).action(
     kit.act(async (ctx, _args, o) => {
       const tenant = await ctx.tenant();
-      const m = await ctx.client.metrics(tenant, {
+      const m = await ctx.client.reports.metrics(tenant, {
         action: o.action,
         from: o.from,
         to: o.to,

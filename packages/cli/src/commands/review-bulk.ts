@@ -69,7 +69,7 @@ export async function bulkResolve(
     for (const item of items) {
       ctx.io.signal?.throwIfAborted();
       try {
-        const answer = await ctx.client.resolve(item.operationId, {
+        const answer = await ctx.client.operator.resolve(item.operationId, {
           resolution: action.resolution,
           reason: action.reason,
         });

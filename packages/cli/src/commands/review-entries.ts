@@ -19,7 +19,7 @@ export async function* reviewEntries(ctx: CommandContext, tenant: string, sel: R
   let cursor: string | undefined;
   let taken = 0;
   do {
-    const page = await ctx.client.reviewQueue(tenant, {
+    const page = await ctx.client.reports.reviewQueue(tenant, {
       reason: sel.reason,
       action: sel.action,
       limit: Math.min(500, Math.max(1, sel.max - taken)),

@@ -20,7 +20,7 @@ export async function watchFeed(
   const signal = ctx.io.signal ? AbortSignal.any([ctx.io.signal, local.signal]) : local.signal;
   let seen = 0;
   try {
-    for await (const e of ctx.client.subscribe(
+    for await (const e of ctx.client.reports.subscribe(
       feed,
       { tenant, ...filter },
       { lastEventId: options.after, signal },

@@ -41,18 +41,16 @@ export async function startReconciliationRun(
   let run: ReconciliationRun | undefined;
   try {
     const destination = uploadOf(plan.destination, progress, ctx.io.signal);
-    run = await api
-      .startReconciliation(plan.tenant, destination.upload, plan.options)
-      .finally(destination.settled);
+    run = await api.start(plan.tenant, destination.upload, plan.options).finally(destination.settled);
     if (plan.source) {
       const source = uploadOf(plan.source.file, progress, ctx.io.signal);
       run = await api
-        .uploadReconciliationSource(plan.tenant, run.id, source.upload, plan.source.options)
+        .uploadSource(plan.tenant, run.id, source.upload, plan.source.options)
         .finally(source.settled);
     }
     if (!plan.wait) return run;
     const id = run.id;
-    return await api.waitForReconciliation(plan.tenant, id, {
+    return await api.wait(plan.tenant, id, {
       intervalMs: plan.intervalMs,
       signal: ctx.io.signal,
       onProgress: (r) => {

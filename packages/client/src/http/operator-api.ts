@@ -1,6 +1,6 @@
 import type { WorkerAnswer } from '../types.js';
-import { opPath, tenantPath } from './api-base.js';
-import { ReadApi } from './read-api.js';
+import { opPath, postJson } from './routes.js';
+import type { Transport } from './transport.js';
 
 /** A recovery finding (`POST /v1/operations/{id}/evidence`). */
 export interface Evidence {
@@ -22,33 +22,35 @@ export interface Resolution {
 }
 
 /**
- * Operator and recovery routes. The actor recorded is the API key's holder; `reason` is required
+ * `ledger.operator`: the operator and recovery routes of one operation. The actor recorded is the API key's holder; `reason` is required
  * and recorded. Refusals are typed errors (e.g. 409 `not-unknown` → LedgerRequestError).
  */
-export class OperatorApi extends ReadApi {
+export class OperatorApi {
+  constructor(private readonly transport: Transport) {}
+
   /** `POST …/resolve` (operator): confirmed / not_found / abandoned. */
   resolve(operationId: string, resolution: Resolution): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/resolve'), resolution);
+    return postJson(this.transport, opPath(operationId, '/resolve'), resolution);
   }
 
   /** `POST …/evidence` (worker or operator). */
   submitEvidence(operationId: string, evidence: Evidence): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/evidence'), evidence);
+    return postJson(this.transport, opPath(operationId, '/evidence'), evidence);
   }
 
   /** `POST …/approve`: the next claim of an approval-gated operation proceeds. */
   approve(operationId: string, reason: string): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/approve'), { reason });
+    return postJson(this.transport, opPath(operationId, '/approve'), { reason });
   }
 
   /** `POST …/reject`: later claims replay the rejection. */
   reject(operationId: string, reason: string): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/reject'), { reason });
+    return postJson(this.transport, opPath(operationId, '/reject'), { reason });
   }
 
   /** `POST …/replay`: a final failure may run again (where the policy allows). */
   replay(operationId: string, reason: string): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/replay'), { reason });
+    return postJson(this.transport, opPath(operationId, '/replay'), { reason });
   }
 
   /** `POST …/duplicate-effects/acknowledge`: after cleaning up; `refs` omitted = all open ones. */
@@ -57,21 +59,6 @@ export class OperatorApi extends ReadApi {
     reason: string,
     refs?: readonly string[],
   ): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/duplicate-effects/acknowledge'), { reason, refs });
-  }
-
-  /** `PUT /v1/tenants/{tenant}/policies/{action}`: a new policy version (409 on a stale `expectedVersion`). */
-  async setPolicy(
-    tenant: string,
-    action: string,
-    input: { policy: Record<string, unknown>; reason: string; expectedVersion?: number },
-  ): Promise<Record<string, unknown>> {
-    const path = tenantPath(tenant, `/policies/${encodeURIComponent(action)}`);
-    return (await this.transport.request<Record<string, unknown>>('PUT', path, { body: input })).body;
-  }
-
-  /** `POST /v1/projections/{name}/rebuild`: online rebuild into shadow tables. */
-  rebuildProjection(name: string): Promise<Record<string, unknown>> {
-    return this.postJson(`/v1/projections/${encodeURIComponent(name)}/rebuild`, {});
+    return postJson(this.transport, opPath(operationId, '/duplicate-effects/acknowledge'), { reason, refs });
   }
 }

@@ -1,6 +1,6 @@
 import { LedgerUnavailableError } from '../errors.js';
 import { errorFromProblem, toProblem } from '../problem.js';
-import { ApiBase, tenantPath, type PageOptions } from './api-base.js';
+import { getJson, tenantPath, type PageOptions } from './routes.js';
 import {
   type ReconciliationCategory,
   type ReconciliationStatus,
@@ -10,7 +10,7 @@ import {
   type ReconciliationUpload,
   type ReconciliationItemsPage,
 } from './reconciliation-types.js';
-import { sleep } from './transport.js';
+import { sleep, type Transport } from './transport.js';
 
 export * from './reconciliation-types.js';
 const FINISHED: readonly ReconciliationStatus[] = ['completed', 'failed'];
@@ -18,20 +18,22 @@ const FINISHED: readonly ReconciliationStatus[] = ['completed', 'failed'];
 /**
  * The reconciliation routes (docs/reconciliation.md): upload a destination export (and source
  * intents), follow the run, read its report. Roles: uploads need operator of the tenant;
- * following runs and reading reports, operator or auditor. Build it over a client's transport:
- * `new ReconciliationApi(client.transport)`.
+ * following runs and reading reports, operator or auditor. Reached as `ledger.reconciliation`
+ * (or `new ReconciliationApi(transport)`).
  *
  * Uploads are streamed (`duplex: 'half'`) and sent once, never retried: a stream cannot be sent
  * twice, and a cut upload leaves a failed run, so the caller decides whether to start a new one.
  */
-export class ReconciliationApi extends ApiBase {
+export class ReconciliationApi {
+  constructor(private readonly transport: Transport) {}
+
   /**
    * `POST /v1/tenants/{tenant}/reconciliations` with the destination export as the body; the
    * ledger answers 202 with the run (`queued`, or `awaiting_source` with `awaitSource`).
    * @throws LedgerRequestError 400 (a parameter, named), 403, 413, 415, 422 `invalid-upload`
    *   (rows named `rows[line].column`); LedgerUnavailableError when unreachable or 503.
    */
-  startReconciliation(
+  start(
     tenant: string,
     upload: ReconciliationUpload,
     options: ReconciliationOptions = {},
@@ -46,7 +48,7 @@ export class ReconciliationApi extends ApiBase {
    * `awaitSource`; queues the run.
    * @throws LedgerRequestError 409 `not-awaiting-source`, 404, 413, 415, 422; LedgerUnavailableError.
    */
-  uploadReconciliationSource(
+  uploadSource(
     tenant: string,
     id: string,
     upload: ReconciliationUpload,
@@ -57,25 +59,25 @@ export class ReconciliationApi extends ApiBase {
   }
 
   /** `GET /v1/tenants/{tenant}/reconciliations`: the latest runs, newest first (`limit` ≤ 100). */
-  listReconciliations(
+  list(
     tenant: string,
     options: { limit?: number } = {},
   ): Promise<{ tenant: string; items: ReconciliationRun[] }> {
-    return this.getJson(tenantPath(tenant, '/reconciliations'), { limit: options.limit });
+    return getJson(this.transport, tenantPath(tenant, '/reconciliations'), { limit: options.limit });
   }
 
   /** `GET …/reconciliations/{id}`: status, phase, progress, and totals once completed (404 `not-found`). */
-  getReconciliation(tenant: string, id: string): Promise<ReconciliationRun> {
-    return this.getJson(tenantPath(tenant, `/reconciliations/${encodeURIComponent(id)}`));
+  get(tenant: string, id: string): Promise<ReconciliationRun> {
+    return getJson(this.transport, tenantPath(tenant, `/reconciliations/${encodeURIComponent(id)}`));
   }
 
   /**
-   * Polls {@link getReconciliation} every `intervalMs` (default 500) until the run is `completed`
+   * Polls {@link get} every `intervalMs` (default 500) until the run is `completed`
    * or `failed` (or waits for its source: `awaiting_source` is returned too) and returns it;
    * `onProgress` sees every answer.
    * @throws the signal's reason when aborted; LedgerUnavailableError (after the transport's retries).
    */
-  async waitForReconciliation(
+  async wait(
     tenant: string,
     id: string,
     options: {
@@ -86,7 +88,7 @@ export class ReconciliationApi extends ApiBase {
   ): Promise<ReconciliationRun> {
     for (;;) {
       options.signal?.throwIfAborted();
-      const run = await this.getReconciliation(tenant, id);
+      const run = await this.get(tenant, id);
       options.onProgress?.(run);
       if (FINISHED.includes(run.status) || run.status === 'awaiting_source') return run;
       await sleep(options.intervalMs ?? 500, options.signal);
@@ -98,12 +100,12 @@ export class ReconciliationApi extends ApiBase {
    * previous `nextCursor`), optionally of one category.
    * @throws LedgerRequestError 409 `reconciliation-not-complete` / `reconciliation-failed`, 404.
    */
-  reconciliationItems(
+  items(
     tenant: string,
     id: string,
     filter: PageOptions & { category?: ReconciliationCategory } = {},
   ): Promise<ReconciliationItemsPage> {
-    return this.getJson(tenantPath(tenant, `/reconciliations/${encodeURIComponent(id)}/items`), {
+    return getJson(this.transport, tenantPath(tenant, `/reconciliations/${encodeURIComponent(id)}/items`), {
       ...filter,
     });
   }
@@ -111,9 +113,9 @@ export class ReconciliationApi extends ApiBase {
   /**
    * `GET …/{id}/items?format=csv`: every item (or one category) as CSV, as the response's byte
    * stream — read it to a file without holding it in memory.
-   * @throws as {@link reconciliationItems}; LedgerUnavailableError when unreachable.
+   * @throws as {@link items}; LedgerUnavailableError when unreachable.
    */
-  async reconciliationItemsCsv(
+  async itemsCsv(
     tenant: string,
     id: string,
     options: { category?: ReconciliationCategory; signal?: AbortSignal } = {},

@@ -1,4 +1,4 @@
-import type { Page } from './api-base.js';
+import type { Page } from './routes.js';
 
 /** Report categories of a reconciliation (docs/reconciliation.md "Categories"), in report order. */
 export const RECONCILIATION_CATEGORIES = [
@@ -101,7 +101,7 @@ export interface ReconciliationOptions {
   readonly refPrefix?: string;
   /** `title,total=/amount/total`: columns compared with the payload (JSON Pointers). */
   readonly compare?: string;
-  /** The run waits in `awaiting_source` for {@link ReconciliationApi.uploadReconciliationSource}. */
+  /** The run waits in `awaiting_source` for {@link ReconciliationApi.uploadSource}. */
   readonly awaitSource?: boolean;
 }
 

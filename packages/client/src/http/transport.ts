@@ -53,6 +53,8 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Read the body as text instead of JSON (CSV exports). */
   readonly text?: boolean;
+  /** One attempt only: no retry of a network error, a timeout or a 503. @defaultValue false */
+  readonly once?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -169,7 +171,7 @@ export class Transport {
         lastStatus = null;
         lastError = err;
       }
-      if (attempt >= this.retry.attempts)
+      if (options.once || attempt >= this.retry.attempts)
         throw new LedgerUnavailableError(label, attempt, lastStatus, lastError, this.baseUrl);
       await sleep(retryDelayMs(this.retry, attempt, retryAfter), options.signal);
     }

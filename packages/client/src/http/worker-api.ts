@@ -5,19 +5,26 @@ import type {
   ClaimAnswer,
   ClaimRequest,
   Json,
+  OperationStatus,
   ReplayedClaim,
   WorkerAnswer,
 } from '../types.js';
-import { opPath } from './api-base.js';
-import { OperatorApi } from './operator-api.js';
+import { ClaimBatcher, type BatchClaimResult } from '../worker/claim-batcher.js';
+import { getOperation } from './operations-api.js';
+import { opPath, postJson } from './routes.js';
+import type { Transport } from './transport.js';
 
-/** One slot of a batch claim: the answer, or the refusal as a typed error. */
-export type BatchClaimResult =
-  | { readonly index: number; readonly ok: true; readonly answer: ClaimAnswer }
-  | { readonly index: number; readonly ok: false; readonly error: LedgerRequestError };
-
-/** Most claims in one `POST /v1/claims/batch`. */
-export const MAX_BATCH_CLAIMS = 500;
+/** Options of {@link WorkerApi}. */
+export interface WorkerApiOptions {
+  /**
+   * Opportunistic claim batching: claims made while another claim request of this client is in
+   * flight leave together as one `POST /v1/claims/batch` once it answers; a claim made while none
+   * is in flight leaves at once (see {@link ClaimBatcher}). @defaultValue false
+   */
+  readonly batchClaims?: boolean;
+  /** With `batchClaims`: false when the ledger is known not to take batches (then claims go alone). */
+  readonly batchAccepted?: () => boolean | undefined;
+}
 
 /** Body of a confirm. `completeStep` is the round-trip shortcut (where the ledger supports it). */
 export interface ConfirmRequest {
@@ -27,12 +34,41 @@ export interface ConfirmRequest {
 }
 
 /**
- * The worker routes, one method per route, no policy: {@link LedgerClient.runOnce} builds the
- * safe protocol on them. Refusals throw typed errors (`LeaseLostError` for `stale-token`, …).
+ * `ledger.worker`: the worker routes, one method per route, no policy — `LedgerClient.runOnce`
+ * builds the safe protocol on them. Refusals throw typed errors (`LeaseLostError` for
+ * `stale-token`, …).
  */
-export class LedgerApi extends OperatorApi {
-  /** `POST /v1/claims`: 201 → `acquired`, 200 → `replayed`; refusals throw. */
-  async claim(request: ClaimRequest, signal?: AbortSignal): Promise<ClaimAnswer> {
+export class WorkerApi {
+  private readonly batcher: ClaimBatcher | null;
+
+  constructor(
+    private readonly transport: Transport,
+    options: WorkerApiOptions = {},
+  ) {
+    this.batcher = options.batchClaims
+      ? new ClaimBatcher({
+          claimOne: (request, signal) => this.claimAlone(request, signal),
+          claimBatch: (claims) => this.claimBatch(claims),
+          batchAccepted: options.batchAccepted,
+        })
+      : null;
+  }
+
+  /**
+   * `POST /v1/claims`: 201 → `acquired`, 200 → `replayed`; refusals throw. With `batchClaims`, a
+   * slot of a `POST /v1/claims/batch` when other claims of this client are in flight; the answer
+   * and the refusals are the same.
+   */
+  claim(request: ClaimRequest, signal?: AbortSignal): Promise<ClaimAnswer> {
+    return this.batcher ? this.batcher.claim(request, signal) : this.claimAlone(request, signal);
+  }
+
+  /** `GET /v1/operations/{id}`: the worker reads its own operation (after an ambiguous answer). */
+  status(operationId: string): Promise<OperationStatus> {
+    return getOperation(this.transport, operationId);
+  }
+
+  private async claimAlone(request: ClaimRequest, signal?: AbortSignal): Promise<ClaimAnswer> {
     const res = await this.transport.request<AcquiredClaim | ReplayedClaim>('POST', '/v1/claims', {
       body: request,
       signal,
@@ -65,7 +101,8 @@ export class LedgerApi extends OperatorApi {
     fencingToken: number,
     signal?: AbortSignal,
   ): Promise<WorkerAnswer> {
-    return this.postJson(
+    return postJson(
+      this.transport,
       opPath(operationId, `/steps/${encodeURIComponent(step)}/start`),
       { fencingToken },
       signal,
@@ -79,7 +116,7 @@ export class LedgerApi extends OperatorApi {
     fencingToken: number,
     outputs: Json | null,
   ): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, `/steps/${encodeURIComponent(step)}/complete`), {
+    return postJson(this.transport, opPath(operationId, `/steps/${encodeURIComponent(step)}/complete`), {
       fencingToken,
       outputs,
     });
@@ -96,7 +133,7 @@ export class LedgerApi extends OperatorApi {
     fencingToken: number,
     reason: string,
   ): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, `/steps/${encodeURIComponent(step)}/not-performed`), {
+    return postJson(this.transport, opPath(operationId, `/steps/${encodeURIComponent(step)}/not-performed`), {
       fencingToken,
       reason,
     });
@@ -104,7 +141,7 @@ export class LedgerApi extends OperatorApi {
 
   /** `POST …/confirm`: idempotent with the same body (a repeat answers `alreadyRecorded`). */
   confirm(operationId: string, fencingToken: number, request: ConfirmRequest = {}): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/confirm'), { fencingToken, ...request });
+    return postJson(this.transport, opPath(operationId, '/confirm'), { fencingToken, ...request });
   }
 
   /** `POST …/fail`: retryable (refused 409 `outcome-uncertain` once a step started) or final. */
@@ -114,12 +151,12 @@ export class LedgerApi extends OperatorApi {
     error: { code: string; message: string },
     retryable: boolean,
   ): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/fail'), { fencingToken, error, retryable });
+    return postJson(this.transport, opPath(operationId, '/fail'), { fencingToken, error, retryable });
   }
 
   /** `POST …/release`: give the operation back before any step started. */
   release(operationId: string, fencingToken: number, reason?: string): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/release'), { fencingToken, reason });
+    return postJson(this.transport, opPath(operationId, '/release'), { fencingToken, reason });
   }
 
   /**
@@ -132,7 +169,7 @@ export class LedgerApi extends OperatorApi {
     reason: string,
     timedOut = false,
   ): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/unknown'), {
+    return postJson(this.transport, opPath(operationId, '/unknown'), {
       fencingToken,
       reason,
       ...(timedOut ? { timedOut } : {}),
@@ -146,7 +183,7 @@ export class LedgerApi extends OperatorApi {
     leaseMs: number,
     signal?: AbortSignal,
   ): Promise<WorkerAnswer> {
-    return this.postJson(opPath(operationId, '/lease/renew'), { fencingToken, leaseMs }, signal);
+    return postJson(this.transport, opPath(operationId, '/lease/renew'), { fencingToken, leaseMs }, signal);
   }
 }
 

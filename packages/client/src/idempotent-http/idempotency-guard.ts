@@ -75,7 +75,7 @@ export class IdempotencyGuard<Req> {
     this.methods = new Set((options.methods ?? ['POST', 'PATCH']).map((m) => m.toUpperCase()));
     const c = options.replayCache === false ? { maxEntries: 0 } : (options.replayCache ?? {});
     this.cache = new ReplayCache(c.maxEntries ?? 10_000, c.maxBytes ?? 64 * 1024 * 1024);
-    this.expiry = new KeyExpiry(options.client, options.expiry ?? 'policy');
+    this.expiry = new KeyExpiry(options.client.policies, options.expiry ?? 'policy');
   }
 
   /** True when requests of `method` are guarded. */

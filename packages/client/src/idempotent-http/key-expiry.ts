@@ -1,4 +1,4 @@
-import type { ReadApi } from '../http/read-api.js';
+import type { PoliciesApi } from '../http/policies-api.js';
 
 /** How long a policy read is trusted, ms: a changed policy shows within it. */
 const POLICY_TTL_MS = 60_000;
@@ -14,7 +14,7 @@ export class KeyExpiry {
 
   /** @param setting the adapters' `expiry` option. */
   constructor(
-    private readonly api: ReadApi,
+    private readonly policies: Pick<PoliciesApi, 'get'>,
     private readonly setting: 'policy' | number | false,
   ) {}
 
@@ -28,7 +28,7 @@ export class KeyExpiry {
     if (hit && hit.until > now) return hit.retentionMs;
     let retentionMs: number | null = null;
     try {
-      const answer = await this.api.policy(tenant, action);
+      const answer = await this.policies.get(tenant, action);
       const r = (answer.policy as { retentionMs?: unknown } | undefined)?.retentionMs;
       retentionMs = typeof r === 'number' ? r : null;
     } catch {

@@ -1,6 +1,6 @@
 import { errorFromProblem, toProblem } from '../problem.js';
 import { sleep, type Transport } from '../http/transport.js';
-import { tenantPath } from '../http/api-base.js';
+import { tenantPath } from '../http/routes.js';
 
 /** The tenant feeds (`GET /v1/tenants/{tenant}/{feed}/changes`). */
 export type Feed = 'operations' | 'review-queue' | 'metrics' | 'conflicts';

@@ -1,8 +1,15 @@
 import { LedgerRequestError } from '../errors.js';
 import { sleep } from '../http/transport.js';
-import type { LedgerApi } from '../http/worker-api.js';
-import type { ReviewItem } from '../http/read-api.js';
-import type { Evidence } from '../http/operator-api.js';
+import type { OperationsApi } from '../http/operations-api.js';
+import type { ReportsApi, ReviewItem } from '../http/reports-api.js';
+import type { Evidence, OperatorApi } from '../http/operator-api.js';
+
+/** The sub-clients `recover` reads and writes through (a `LedgerClient` is one). */
+export interface RecoveryRoutes {
+  readonly operations: Pick<OperationsApi, 'get' | 'history'>;
+  readonly reports: Pick<ReportsApi, 'reviewQueueAll'>;
+  readonly operator: Pick<OperatorApi, 'submitEvidence'>;
+}
 import { providerKeyOf } from '../key/operation-key.js';
 import type { Json, OperationKey, StepStatus } from '../types.js';
 
@@ -89,7 +96,7 @@ export function isDefinitive(error: unknown): boolean {
  * {@link MAX_BACKOFF_PASSES} passes later); a definitive refusal is not asked again. Roles: `auditor` or `operator` to read the queue,
  * `worker` or `operator` for evidence.
  */
-export async function recover(api: LedgerApi, options: RecoverOptions): Promise<RecoveryReport> {
+export async function recover(api: RecoveryRoutes, options: RecoverOptions): Promise<RecoveryReport> {
   const report: RecoveryReport = {
     passes: 0,
     found: 0,
@@ -112,14 +119,11 @@ export async function recover(api: LedgerApi, options: RecoverOptions): Promise<
   };
   do {
     report.passes++;
-    const entries = api.paginate((cursor) =>
-      api.reviewQueue(options.tenant, {
-        reason: 'unknown_outcome',
-        action: options.action,
-        cursor,
-        limit: 100,
-      }),
-    );
+    const entries = api.reports.reviewQueueAll(options.tenant, {
+      reason: 'unknown_outcome',
+      action: options.action,
+      limit: 100,
+    });
     for await (const entry of entries) {
       if (skip.has(entry.operationId)) continue;
       if ((failing.get(entry.operationId)?.retryAtPass ?? 0) > report.passes) continue;
@@ -142,13 +146,13 @@ export async function recover(api: LedgerApi, options: RecoverOptions): Promise<
 }
 
 async function recoverOne(
-  api: LedgerApi,
+  api: RecoveryRoutes,
   entry: ReviewItem,
   options: RecoverOptions,
 ): Promise<'found' | 'not_found' | 'inconclusive' | 'settled' | 'skipped'> {
-  const status = await api.getOperation(entry.operationId);
+  const status = await api.operations.get(entry.operationId);
   if (status.state !== 'unknown') return 'settled';
-  const history = await api.history(entry.operationId);
+  const history = await api.operations.history(entry.operationId);
   const claimed = history.events.find((e) => e.type === 'OperationClaimed');
   const key = status.key;
   const op: UnknownOperation = {
@@ -172,7 +176,7 @@ async function recoverOne(
         ? { verdict: 'not_found' as const, checkedFields, note: result.note }
         : { verdict: 'inconclusive' as const, checkedFields, note: result.note };
   try {
-    await api.submitEvidence(entry.operationId, evidence);
+    await api.operator.submitEvidence(entry.operationId, evidence);
   } catch (err) {
     if (err instanceof LedgerRequestError && err.code === 'not-unknown') return 'settled';
     throw err;

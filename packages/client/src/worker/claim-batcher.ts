@@ -1,6 +1,13 @@
 import { LedgerRequestError } from '../errors.js';
-import { MAX_BATCH_CLAIMS, type BatchClaimResult } from '../http/worker-api.js';
 import type { ClaimAnswer, ClaimRequest } from '../types.js';
+
+/** One slot of a batch claim: the answer, or the refusal as a typed error. */
+export type BatchClaimResult =
+  | { readonly index: number; readonly ok: true; readonly answer: ClaimAnswer }
+  | { readonly index: number; readonly ok: false; readonly error: LedgerRequestError };
+
+/** Most claims in one `POST /v1/claims/batch`. */
+export const MAX_BATCH_CLAIMS = 500;
 
 /** The two claim routes the batcher sends on. */
 export interface ClaimRoutes {
@@ -8,6 +15,8 @@ export interface ClaimRoutes {
   claimOne(request: ClaimRequest, signal?: AbortSignal): Promise<ClaimAnswer>;
   /** `POST /v1/claims/batch`: one result per item, in input order. */
   claimBatch(claims: readonly ClaimRequest[]): Promise<BatchClaimResult[]>;
+  /** False when the ledger is known not to take batches; `undefined` when not known (try). */
+  batchAccepted?(): boolean | undefined;
 }
 
 interface Waiting {
@@ -28,7 +37,8 @@ interface Waiting {
  * and each caller gets its own answer or typed error. A slot the ledger could not decide (503:
  * store unavailable, contention) is sent again alone, with the transport's retries; a batch the
  * ledger refuses as a whole (4xx) sends its items alone, so each gets a single claim's answer; a
- * batch that finds the ledger unreachable after the retries rejects each of its claims so. An
+ * batch that finds the ledger unreachable after the retries rejects each of its claims so. A
+ * ledger known not to list `claims-batch` in its capabilities gets the waiting claims alone, at once. An
  * aborted claim rejects with its signal's reason at once (a claim already sent may still be
  * recorded, as with a single claim: its lease then expires).
  */
@@ -72,7 +82,12 @@ export class ClaimBatcher {
       this.busy = false;
       return;
     }
-    const sent = group.length === 1 ? this.sendOne(group[0]!) : this.sendBatch(group);
+    const sent =
+      group.length === 1
+        ? this.sendOne(group[0]!)
+        : this.routes.batchAccepted?.() === false
+          ? Promise.all(group.map((w) => this.sendOne(w)))
+          : this.sendBatch(group);
     void sent.then(this.next);
   };
 

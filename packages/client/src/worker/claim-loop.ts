@@ -1,6 +1,6 @@
 import { InProgressError } from '../errors.js';
 import { sleep } from '../http/transport.js';
-import { refusesField, type LedgerApi } from '../http/worker-api.js';
+import { refusesField, type WorkerApi } from '../http/worker-api.js';
 import type { ClaimAnswer, ClaimRequest } from '../types.js';
 import type { RunOptions } from './run-options.js';
 import type { Shortcuts } from './shortcuts.js';
@@ -25,7 +25,7 @@ export interface DecidedClaim {
  * @throws InProgressError past the deadline; every other refusal as its typed error.
  */
 export async function claimUntilDecided(
-  api: LedgerApi,
+  api: WorkerApi,
   shortcuts: Shortcuts,
   request: ClaimRequest,
   options: RunOptions,
@@ -58,7 +58,7 @@ export function acceptedFields(request: ClaimRequest, shortcuts: Shortcuts): Cla
 }
 
 async function claimOnce(
-  api: LedgerApi,
+  api: WorkerApi,
   shortcuts: Shortcuts,
   request: ClaimRequest,
   signal?: AbortSignal,

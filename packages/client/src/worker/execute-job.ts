@@ -6,7 +6,7 @@ import {
   LedgerUnavailableError,
   type RecordedOutcome,
 } from '../errors.js';
-import { refusesField, type LedgerApi } from '../http/worker-api.js';
+import { refusesField, type WorkerApi } from '../http/worker-api.js';
 import type { AcquiredClaim, Json, OperationKey } from '../types.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { OperationContext } from './operation-context.js';
@@ -36,7 +36,7 @@ const CONFIRM_ROUNDS = 3;
  *   see {@link recordedAnyway}); LedgerUnavailableError when the confirm could not be delivered.
  */
 export async function executeJob(
-  api: LedgerApi,
+  api: WorkerApi,
   shortcuts: Shortcuts,
   claim: AcquiredClaim,
   key: Required<OperationKey>,
@@ -110,7 +110,7 @@ export async function executeJob(
 }
 
 async function confirm(
-  api: LedgerApi,
+  api: WorkerApi,
   shortcuts: Shortcuts,
   op: OperationContext,
   result: JobResult,
@@ -135,9 +135,9 @@ async function confirm(
 
 /** A confirm is idempotent with the same body: a lost answer is retried, a few rounds over. */
 async function deliverConfirm(
-  api: LedgerApi,
+  api: WorkerApi,
   op: OperationContext,
-  body: Parameters<LedgerApi['confirm']>[2],
+  body: Parameters<WorkerApi['confirm']>[2],
 ) {
   for (let round = 1; ; round++) {
     try {
@@ -157,12 +157,12 @@ async function deliverConfirm(
  * Null when it is not (or cannot be read): the caller throws the refusal.
  */
 async function recordedAnyway(
-  api: LedgerApi,
+  api: WorkerApi,
   op: OperationContext,
   result: JobResult,
 ): Promise<RunResult | null> {
   if (result.destinationRef === undefined) return null;
-  const status = await api.getOperation(op.operationId).catch(() => null);
+  const status = await api.status(op.operationId).catch(() => null);
   if (status?.state !== 'confirmed' || status.destinationRef !== result.destinationRef) return null;
   const ours = op.startedSteps.length > 0;
   const confirmation = status.confirmation as { outputs?: Json | null } | null | undefined;
@@ -192,7 +192,7 @@ function executed(op: OperationContext, result: JobResult, outputs: Json | undef
  * the JobFailedError to throw.
  */
 async function recordFailure(
-  api: LedgerApi,
+  api: WorkerApi,
   op: OperationContext,
   error: unknown,
   options: RunOptions,
@@ -228,7 +228,7 @@ async function recordFailure(
   });
 }
 
-async function send(api: LedgerApi, op: OperationContext, report: JobReport): Promise<RecordedOutcome> {
+async function send(api: WorkerApi, op: OperationContext, report: JobReport): Promise<RecordedOutcome> {
   const { operationId: id, fencingToken: token } = op;
   try {
     if (report.kind === 'unknown') {

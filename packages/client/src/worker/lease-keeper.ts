@@ -1,5 +1,5 @@
 import { LeaseLostError } from '../errors.js';
-import type { LedgerApi } from '../http/worker-api.js';
+import type { WorkerApi } from '../http/worker-api.js';
 
 /** Why `op.signal` aborted because of the lease. */
 export class LeasePresumedLostError extends Error {
@@ -28,7 +28,7 @@ export class LeaseKeeper {
   private stopped = false;
 
   constructor(
-    private readonly api: LedgerApi,
+    private readonly api: WorkerApi,
     private readonly operationId: string,
     private readonly fencingToken: number,
     private readonly leaseMs: number,

@@ -1,5 +1,5 @@
 import { InvalidKeyError } from '../errors.js';
-import type { LedgerApi } from '../http/worker-api.js';
+import type { WorkerApi } from '../http/worker-api.js';
 import { providerKeyOf, stepNameIssue } from '../key/operation-key.js';
 import type { AcquiredClaim, Json, OperationKey } from '../types.js';
 import type { Shortcuts } from './shortcuts.js';
@@ -51,7 +51,7 @@ export class OperationContext {
   private outputsLoaded = false;
 
   constructor(
-    private readonly api: LedgerApi,
+    private readonly api: WorkerApi,
     private readonly shortcuts: Shortcuts,
     claim: AcquiredClaim,
     key: Required<OperationKey>,
@@ -163,7 +163,7 @@ export class OperationContext {
     const entry = this.completed.get(name)!;
     if (entry.outputs !== undefined) return entry.outputs;
     if (!this.outputsLoaded) {
-      const status = await this.api.getOperation(this.operationId);
+      const status = await this.api.status(this.operationId);
       for (const s of status.steps) {
         if (s.status === 'completed' && this.completed.has(s.step)) {
           this.completed.set(s.step, { outputs: s.outputs ?? null });

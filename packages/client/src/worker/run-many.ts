@@ -1,6 +1,7 @@
 import type { LedgerRequestError } from '../errors.js';
 import { InProgressError } from '../errors.js';
-import { MAX_BATCH_CLAIMS, refusesField, type BatchClaimResult, type LedgerApi } from '../http/worker-api.js';
+import { refusesField, type WorkerApi } from '../http/worker-api.js';
+import { MAX_BATCH_CLAIMS, type BatchClaimResult } from './claim-batcher.js';
 import type { AcquiredClaim, ClaimRequest, OperationKey } from '../types.js';
 import { acceptedFields } from './claim-loop.js';
 import { executeJob } from './execute-job.js';
@@ -38,7 +39,7 @@ export type ItemReport<T> =
  * retries, or cancelled) is the error of each of its items; later items are still tried.
  */
 export async function runMany<T>(
-  api: LedgerApi,
+  api: WorkerApi,
   shortcuts: Shortcuts,
   items: readonly T[],
   job: (op: OperationContext, item: T) => Promise<JobResult | void> | JobResult | void,

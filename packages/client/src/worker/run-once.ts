@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LedgerApi } from '../http/worker-api.js';
+import type { WorkerApi } from '../http/worker-api.js';
 import { stepNameIssue, validateKey } from '../key/operation-key.js';
 import { InvalidKeyError } from '../errors.js';
 import type { AcquiredClaim, ClaimRequest, OperationKey } from '../types.js';
@@ -33,15 +33,25 @@ export function claimRequestFor(key: OperationKey, payload: unknown, options: Ru
  * Claims `key` with `payload`; runs `job` only when acquired and records its outcome; a
  * duplicate gets the recorded outcome. See `LedgerClient.runOnce` for the contract.
  */
-export async function runOnce(
-  api: LedgerApi,
+export function runOnce(
+  api: WorkerApi,
   shortcuts: Shortcuts,
   key: OperationKey,
   payload: unknown,
   job: Job,
   options: RunOptions = {},
 ): Promise<RunResult> {
-  const request = claimRequestFor(key, payload, options);
+  return runClaim(api, shortcuts, claimRequestFor(key, payload, options), job, options);
+}
+
+/** {@link runOnce} of a claim body already built (and its key validated) by {@link claimRequestFor}. */
+export async function runClaim(
+  api: WorkerApi,
+  shortcuts: Shortcuts,
+  request: ClaimRequest,
+  job: Job,
+  options: RunOptions = {},
+): Promise<RunResult> {
   const { answer, sentAt } = await claimUntilDecided(api, shortcuts, request, options);
   if (answer.kind === 'replayed') {
     return {
