@@ -1,17 +1,8 @@
+import { OPERATION_STATES } from '@operation-ledger/protocol';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Every state an operation can be in (docs/api.md "States"). */
-export const OPERATION_STATES = [
-  'awaiting_approval',
-  'approved',
-  'rejected',
-  'in_progress',
-  'confirmed',
-  'failed',
-  'released',
-  'unknown',
-  'abandoned',
-] as const;
+export { OPERATION_STATES };
 
 /** 200 of a fenced worker follow-up (docs/api.md "Worker follow-ups"). */
 export class WorkerAnswerDto {
