@@ -1,4 +1,15 @@
-import type { HistoryEvent } from './timeline.js';
+/** One event of GET /v1/operations/{id}/history (decision and audit streams, commit order). */
+export interface HistoryEvent {
+  readonly type: string;
+  readonly streamName: string;
+  readonly streamPosition: number;
+  readonly globalPosition: number;
+  readonly recordedAt: string;
+  readonly data: Record<string, unknown>;
+  readonly metadata: Record<string, unknown>;
+  /** Who caused it: the API key's name, plus the worker id where a worker acted (ledger ≥ this field). */
+  readonly actor?: { readonly label: string };
+}
 
 /** How much of the history the timeline shows. */
 export type TimelineView = 'compact' | 'full' | 'decisions';
