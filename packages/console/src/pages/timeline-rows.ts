@@ -1,15 +1,13 @@
-/** One event of GET /v1/operations/{id}/history (decision and audit streams, commit order). */
-export interface HistoryEvent {
-  readonly type: string;
-  readonly streamName: string;
+import type { HistoryEvent as WireHistoryEvent } from '@operation-ledger/protocol';
+
+/**
+ * One event of GET /v1/operations/{id}/history (decision and audit streams, commit order), whose
+ * positions the ledger sends as JSON numbers.
+ */
+export type HistoryEvent = WireHistoryEvent & {
   readonly streamPosition: number;
   readonly globalPosition: number;
-  readonly recordedAt: string;
-  readonly data: Record<string, unknown>;
-  readonly metadata: Record<string, unknown>;
-  /** Who caused it: the API key's name, plus the worker id where a worker acted (ledger ≥ this field). */
-  readonly actor?: { readonly label: string };
-}
+};
 
 /** How much of the history the timeline shows. */
 export type TimelineView = 'compact' | 'full' | 'decisions';

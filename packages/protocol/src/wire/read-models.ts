@@ -58,6 +58,8 @@ export interface EventActor {
 /** One event of `GET /v1/operations/{id}/history`. */
 export interface HistoryEvent {
   readonly type: string;
+  /** The decision stream or its audit companion (`OperationHistory.streamName` is the former). */
+  readonly streamName: string;
   readonly streamPosition: number | string;
   readonly globalPosition: number | string;
   readonly recordedAt: string;
