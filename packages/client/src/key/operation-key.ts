@@ -16,7 +16,6 @@ import type { OperationKey } from '../types.js';
  * trimmed or normalised: normalise with `s.normalize('NFC')` before building the key.
  */
 export {
-  KEY_TEXT_PARTS,
   MAX_KEY_PART_BYTES,
   MAX_REVISION,
   keyIssues,
