@@ -1,7 +1,7 @@
 /**
  * Architecture rules checked in CI (`npm run lint`); docs/architecture.md draws the layers. The
- * domain (src/ledger) is pure TypeScript: it may import only itself, Node's crypto/buffer and the
- * small pure libraries it is built on. src/common is the ground floor: it imports no feature.
+ * domain (src/ledger) is pure TypeScript: it may import only itself, the protocol package, Node's
+ * crypto/buffer and the small pure libraries it is built on. src/common is the ground floor: it imports no feature.
  */
 module.exports = {
   forbidden: [
@@ -11,7 +11,12 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/ledger/' },
       to: {
-        pathNot: ['^src/ledger/', '^node_modules/(canonicalize|uuid)/', '^(node:)?(crypto|buffer)$'],
+        pathNot: [
+          '^src/ledger/',
+          '^packages/protocol/src/',
+          '^node_modules/canonicalize/',
+          '^(node:)?(crypto|buffer)$',
+        ],
       },
     },
     {
@@ -39,9 +44,17 @@ module.exports = {
       to: { path: '^src/operations/[^/]+/', pathNot: '^src/operations/$1/' },
     },
     {
+      name: 'protocol-imports-nothing',
+      comment:
+        'packages/protocol (key rules, operationId, problem codes, wire types) runs in Node and in browsers alike: it imports only itself, no node: module and no npm package',
+      severity: 'error',
+      from: { path: '^packages/protocol/src' },
+      to: { pathNot: ['^packages/protocol/src'] },
+    },
+    {
       name: 'client-is-standalone',
       comment:
-        'packages/client (the worker SDK) imports nothing from the server and no npm package but undici (its Node transport, docs/decisions.md) and structured-headers (the Idempotency-Key header)',
+        'packages/client (the worker SDK) imports nothing from the server and no npm package but the protocol, undici (its Node transport, docs/decisions.md) and structured-headers (the Idempotency-Key header)',
       severity: 'error',
       from: {
         path: '^packages/client/src',
@@ -51,7 +64,12 @@ module.exports = {
         ],
       },
       to: {
-        pathNot: ['^packages/client/src', '^(node:)?[a-z_]+$', '^node_modules/(undici|structured-headers)/'],
+        pathNot: [
+          '^packages/client/src',
+          '^packages/protocol/src',
+          '^(node:)?[a-z_]+$',
+          '^node_modules/(undici|structured-headers)/',
+        ],
       },
     },
     {
@@ -80,7 +98,8 @@ module.exports = {
     },
     {
       name: 'src-uses-packages-by-name',
-      comment: 'src imports nothing from packages/ by path (only `@operation-ledger/client`, if ever)',
+      comment:
+        'src imports nothing from packages/ by path, only by package name (`@operation-ledger/protocol`, `@operation-ledger/client` if ever)',
       severity: 'error',
       from: { path: '^src' },
       to: { path: '^packages/', dependencyTypesNot: ['aliased-tsconfig', 'aliased-workspace', 'npm'] },

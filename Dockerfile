@@ -6,6 +6,7 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/protocol/package.json ./packages/protocol/
 COPY packages/client/package.json ./packages/client/
 COPY packages/cli/package.json ./packages/cli/
 COPY packages/console/package.json ./packages/console/
@@ -17,7 +18,8 @@ COPY packages ./packages
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # Runtime stage: compiled JavaScript (the server bundle, dist/server, and the modules it leaves out),
-# the console's build (served at /console), the fresh cluster new data directories start from, and
+# the protocol package's build (the unbundled admin commands, dist/src/cli, import it), the
+# console's build (served at /console), the fresh cluster new data directories start from, and
 # production dependencies only, as an unprivileged user. Data (PGlite's cluster, the first admin
 # key) lives in the /data volume.
 # Configuration comes from the environment (docs/configuration.md); HOST=0.0.0.0 to be reachable.
@@ -28,6 +30,8 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/packages/console/dist ./packages/console/dist
+COPY --from=build /app/packages/protocol/package.json ./packages/protocol/package.json
+COPY --from=build /app/packages/protocol/dist ./packages/protocol/dist
 RUN mkdir -p /data && chown node:node /data
 VOLUME /data
 USER node

@@ -63,11 +63,30 @@ export default tseslint.config(
               message: 'packages/client imports nothing from src/',
             },
             {
-              // undici is its Node transport (#default-sender), docs/decisions.md; structured-headers
-              // parses the Idempotency-Key header (docs/protect-your-api.md)
-              regex: '^(?!node:|\\.|undici$|structured-headers$|#default-sender$)',
+              // The protocol holds the key rules and wire types; undici is its Node transport
+              // (#default-sender), docs/decisions.md; structured-headers parses the Idempotency-Key
+              // header (docs/protect-your-api.md)
+              regex:
+                '^(?!node:|\\.|@operation-ledger/protocol$|undici$|structured-headers$|#default-sender$)',
               message:
-                'packages/client has two runtime dependencies, undici and structured-headers: otherwise Node built-ins only',
+                'packages/client has three runtime dependencies, the protocol, undici and structured-headers: otherwise Node built-ins only',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The protocol runs in Node and in browsers alike (also checked by dependency-cruiser).
+    files: ['packages/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\.)',
+              message: 'packages/protocol imports only itself: no node: module, no npm package',
             },
           ],
         },

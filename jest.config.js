@@ -27,6 +27,8 @@ const common = {
     // Nest and Fastify bundled, as the server runs them: a test file loads a few modules instead of
     // some 900 (see test/support/dependency-bundle.js).
     ...(await bundledDependencies(dirname(fileURLToPath(import.meta.url)))),
+    // The protocol's sources, not its build (packages/protocol/dist), so tests need no build.
+    '^@operation-ledger/protocol$': '<rootDir>/packages/protocol/src/index.ts',
     // The worker SDK's sources, not its build (packages/client/dist), so tests need no build.
     '^@operation-ledger/client$': '<rootDir>/packages/client/src/index.ts',
     // Its HTTP adapters (package.json `exports` ./nestjs, ./fastify, ./express), from the sources too.

@@ -2,12 +2,14 @@
 // `npm run release`: installable tarballs of the worker SDK and the operator CLI, for projects
 // outside this repository while the packages are not on the npm registry (README "A worker with the SDK").
 //   node scripts/release.mjs [--out <dir>] [--skip-build]
-// Writes <out>/operation-ledger-client-<version>.tgz and <out>/operation-ledger-cli-<version>.tgz
-// (default out: ./release). The CLI tarball bundles the client (npm's `bundleDependencies`), so it
-// installs on its own: the registry is asked only for the packages' public dependencies. Both ship
+// Writes <out>/operation-ledger-protocol-<version>.tgz, <out>/operation-ledger-client-<version>.tgz
+// and <out>/operation-ledger-cli-<version>.tgz (default out: ./release). The client tarball bundles
+// the protocol, the CLI tarball the client and the protocol (npm's `bundleDependencies`), so each
+// installs on its own: the registry is asked only for the packages' public dependencies. All ship
 // their TypeScript sources, so the source and declaration maps (`../src/…`) resolve.
 // npm does not pack the bundled dependencies of a workspace (they are hoisted to the root's
-// node_modules), hence the CLI is packed from a staging copy with the client unpacked inside.
+// node_modules), hence the client and the CLI are packed from staging copies with their bundled
+// packages unpacked inside.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,7 @@ const out = resolve(outIndex >= 0 ? args[outIndex + 1] : join(root, 'release'));
 const npm = (argv, cwd = root) =>
   execFileSync('npm', argv, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 
-if (!args.includes('--skip-build')) npm(['run', '-s', 'build', '-w', '@operation-ledger/cli']); // builds the client first
+if (!args.includes('--skip-build')) npm(['run', '-s', 'build', '-w', '@operation-ledger/cli']); // builds the protocol and the client first
 mkdirSync(out, { recursive: true });
 
 /** Packs `dir` into `out` and returns the tarball's path (npm pack prints its file name last). */
@@ -33,26 +35,44 @@ function pack(dir) {
   return join(out, name);
 }
 
-const clientTarball = pack(join(root, 'packages/client'));
+const readManifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 
-const stage = mkdtempSync(join(tmpdir(), 'ledger-cli-release-'));
-try {
-  const cliDir = join(root, 'packages/cli');
-  const manifest = JSON.parse(readFileSync(join(cliDir, 'package.json'), 'utf8'));
-  for (const entry of manifest.files) cpSync(join(cliDir, entry), join(stage, entry), { recursive: true });
-  delete manifest.scripts;
-  delete manifest.devDependencies;
-  manifest.bundleDependencies = ['@operation-ledger/client'];
-  // npm installs nothing for a bundled package: the client's own dependencies (undici) become the
-  // CLI's, which the bundled client finds by climbing node_modules.
-  const client = JSON.parse(readFileSync(join(root, 'packages/client/package.json'), 'utf8'));
-  manifest.dependencies = { ...manifest.dependencies, ...client.dependencies };
-  writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const bundled = join(stage, 'node_modules/@operation-ledger/client');
-  mkdirSync(bundled, { recursive: true });
-  execFileSync('tar', ['-xzf', clientTarball, '-C', bundled, '--strip-components=1']);
-  const cliTarball = pack(stage);
-  process.stdout.write(`${clientTarball}\n${cliTarball}\n`);
-} finally {
-  rmSync(stage, { recursive: true, force: true });
+/**
+ * Packs the workspace package in `dir` with `bundled` (name → tarball) unpacked in its
+ * node_modules and listed in `bundleDependencies`. npm installs nothing for a bundled package, so
+ * the bundled packages' own dependencies (undici, …) become this package's, which they find by
+ * climbing node_modules.
+ */
+function packBundling(dir, bundled) {
+  const stage = mkdtempSync(join(tmpdir(), 'ledger-release-'));
+  try {
+    const manifest = readManifest(dir);
+    for (const entry of manifest.files) cpSync(join(dir, entry), join(stage, entry), { recursive: true });
+    delete manifest.scripts;
+    delete manifest.devDependencies;
+    manifest.bundleDependencies = Object.keys(bundled);
+    for (const [name, tarball] of Object.entries(bundled)) {
+      const { dependencies = {} } = readManifest(join(root, 'node_modules', name));
+      for (const dep of Object.keys(dependencies).filter((d) => !(d in bundled))) {
+        manifest.dependencies[dep] ??= dependencies[dep];
+      }
+      const into = join(stage, 'node_modules', name);
+      mkdirSync(into, { recursive: true });
+      execFileSync('tar', ['-xzf', tarball, '-C', into, '--strip-components=1']);
+    }
+    writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    return pack(stage);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
 }
+
+const protocolTarball = pack(join(root, 'packages/protocol'));
+const clientTarball = packBundling(join(root, 'packages/client'), {
+  '@operation-ledger/protocol': protocolTarball,
+});
+const cliTarball = packBundling(join(root, 'packages/cli'), {
+  '@operation-ledger/client': clientTarball,
+  '@operation-ledger/protocol': protocolTarball,
+});
+process.stdout.write(`${protocolTarball}\n${clientTarball}\n${cliTarball}\n`);

@@ -1,24 +1,12 @@
-import { PROBLEMS } from './problem-codes.js';
+import { PROBLEM_TYPE_BASE, PROBLEMS, type Problem } from '@operation-ledger/protocol';
 
 /**
- * RFC 9457 problem details. `type` is a stable URI ending in the problem code (docs/api.md "Problem details"), so a
- * client can switch on the last path segment.
+ * RFC 9457 problem details (the protocol's `Problem`): `type` is a stable URI ending in the
+ * problem code (docs/api.md "Problem details"), so a client can switch on the last path segment.
  */
-export interface ProblemDetails {
-  readonly type: string;
-  readonly title: string;
-  readonly status: number;
-  readonly detail: string;
-  readonly code: string;
-  readonly errors?: readonly { readonly field: string; readonly message: string }[];
-  readonly [extension: string]: unknown;
-}
+export type ProblemDetails = Problem;
 
-/** Base of every problem `type` URI. */
-export const PROBLEM_TYPE_BASE = 'https://operation-ledger.dev/problems/';
-
-/** Media type of problem responses (RFC 9457 §3). */
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+export { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from '@operation-ledger/protocol';
 
 /** Builds a problem document for `code`; `extra` adds extension members (RFC 9457 §3.2). */
 export function problem(

@@ -1,43 +1,22 @@
-import { parse as parseUuid, v5 as uuidv5 } from 'uuid';
+import {
+  canonicalKey as canonicalKeyOf,
+  operationIdFor as operationIdOf,
+  type OperationKey,
+} from '@operation-ledger/protocol';
 
 /**
- * The business identity of an operation — the intent, never the attempt (docs/domain.md "Operation key").
- * Parts are case-sensitive strings; `revision` is an integer >= 1 (an amendment is a new revision).
+ * The business identity of an operation — the intent, never the attempt — with the rules that
+ * validate it and the operationId rule, shared with the SDK and the console through
+ * `@operation-ledger/protocol` (docs/domain.md "Operation key").
  */
-export interface OperationKey {
-  readonly tenant: string;
-  readonly source: string;
-  readonly action: string;
-  readonly subject: string;
-  readonly revision: number;
-}
-
-/** The four string parts, in canonical order. */
-export const KEY_TEXT_PARTS = ['tenant', 'source', 'action', 'subject'] as const;
-export type KeyTextPart = (typeof KEY_TEXT_PARTS)[number];
-
-/** Longest accepted part, in UTF-8 bytes (docs/domain.md "Operation key"). */
-export const MAX_KEY_PART_BYTES = 256;
-/** Largest accepted revision (fits a PostgreSQL int4 and every JSON parser exactly). */
-export const MAX_REVISION = 2_147_483_647;
-
-/**
- * Namespace of the UUID v5 operationId (docs/api.md "Operation identity"). Fixed forever: changing it
- * would change every operationId.
- */
-export const OPERATION_ID_NAMESPACE = '63eeae26-aca5-40f1-b1c3-d04d32d0e365';
-
-/** {@link OPERATION_ID_NAMESPACE} as its 16 bytes, parsed once. */
-const NAMESPACE_BYTES = parseUuid(OPERATION_ID_NAMESPACE);
-
-/**
- * UUID v5 (RFC 9562 §5.5) of `name` (UTF-8) under {@link OPERATION_ID_NAMESPACE}. Hands the
- * library bytes: given strings, it re-parses the namespace and encodes the name in JavaScript on
- * every call (docs/decisions.md "Claim path").
- */
-export function uuidV5InOperationNamespace(name: string): string {
-  return uuidv5(Buffer.from(name, 'utf8'), NAMESPACE_BYTES);
-}
+export {
+  KEY_TEXT_PARTS,
+  MAX_KEY_PART_BYTES,
+  MAX_REVISION,
+  OPERATION_ID_NAMESPACE,
+  type KeyTextPart,
+  type OperationKey,
+} from '@operation-ledger/protocol';
 
 /** Prefix of decision streams: `operation-<canonical key>`. */
 export const OPERATION_STREAM_PREFIX = 'operation-';
@@ -48,31 +27,14 @@ export const OPERATION_STREAM_PREFIX = 'operation-';
  */
 export const AUDIT_STREAM_PREFIX = 'audit-operation-';
 
-/** A part made only of RFC 3986 unreserved characters: its encoding is itself. */
-const UNRESERVED_ONLY = /^[A-Za-z0-9\-._~]*$/;
-
 /**
- * RFC 3986 percent-encoding of everything outside *unreserved* (ALPHA / DIGIT / "-" / "." / "_" /
- * "~"), over the UTF-8 bytes. encodeURIComponent leaves `!'()*` alone, so those are encoded here.
- */
-function percentEncode(part: string): string {
-  if (UNRESERVED_ONLY.test(part)) return part;
-  return encodeURIComponent(part).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
-
-/**
- * Canonical string of a validated key: `tenant/source/action/subject@revision`, each part
- * percent-encoded outside RFC 3986 unreserved. Parts are already NFC (validation refuses others),
- * so the canonical form is exactly what the client sent, encoded.
+ * Canonical string of a validated key, `tenant/source/action/subject@revision` (the protocol's
+ * `canonicalKey`), remembered per key object.
  */
 export function canonicalKey(key: OperationKey): string {
   let canonical = canonicalKeys.get(key);
   if (canonical === undefined) {
-    const parts = KEY_TEXT_PARTS.map((p) => percentEncode(key[p]));
-    canonical = `${parts.join('/')}@${key.revision}`;
+    canonical = canonicalKeyOf(key);
     canonicalKeys.set(key, canonical);
   }
   return canonical;
@@ -96,11 +58,14 @@ export function auditStreamName(key: OperationKey): string {
   return AUDIT_STREAM_PREFIX + canonicalKey(key);
 }
 
-/** operationId = UUID v5 of the canonical key under {@link OPERATION_ID_NAMESPACE} (RFC 9562 §5.5). */
+/**
+ * operationId = UUID v5 of the canonical key under `OPERATION_ID_NAMESPACE` (RFC 9562 §5.5; the
+ * protocol's `operationIdFor`), remembered per key object.
+ */
 export function operationIdFor(key: OperationKey): string {
   let id = operationIds.get(key);
   if (id === undefined) {
-    id = uuidV5InOperationNamespace(canonicalKey(key));
+    id = operationIdOf(key);
     operationIds.set(key, id);
   }
   return id;

@@ -1,9 +1,10 @@
-/** A field-level validation problem, as reported in problem+json `errors[]` (docs/api.md "Problem details"). */
-export interface ValidationIssue {
-  /** Dotted path of the offending field, e.g. `key.subject`. */
-  readonly field: string;
-  readonly message: string;
-}
+import type { FieldIssue } from '@operation-ledger/protocol';
+
+/**
+ * A field-level validation problem, as reported in problem+json `errors[]` (docs/api.md "Problem
+ * details"; the protocol's `FieldIssue`): `field` is the dotted path, e.g. `key.subject`.
+ */
+export type ValidationIssue = FieldIssue;
 
 /** Either a value or the list of problems that prevented it. */
 export type Validated<T> =

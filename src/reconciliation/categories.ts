@@ -1,3 +1,5 @@
+import { RECONCILIATION_CATEGORIES, type ReconciliationCategory } from '@operation-ledger/protocol';
+
 /**
  * Report categories (docs/reconciliation.md "Categories"). Destination rows: `matched`,
  * `fields_differ`, `duplicate_effect` (every record after the first for one operation),
@@ -6,18 +8,7 @@
  * the window without a record: `missing_at_destination` (confirmed), `not_confirmed` (any other
  * state, with age). Source intents: `never_claimed`.
  */
-export const CATEGORIES = [
-  'matched',
-  'fields_differ',
-  'missing_at_destination',
-  'duplicate_effect',
-  'unknown_found',
-  'unconfirmed_found',
-  'orphan',
-  'never_claimed',
-  'not_confirmed',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
+export { RECONCILIATION_CATEGORIES as CATEGORIES, type ReconciliationCategory as Category };
 
 /**
  * What a run did about an item (`outcome`): duplicate effects `recorded` / `already_recorded` /

@@ -1,3 +1,4 @@
+import type { ReconciliationRun as WireRun, ReconciliationStatus } from '@operation-ledger/protocol';
 import type { Caller } from '../auth/index.js';
 import type { ComparedField } from './upload/destination-row.js';
 
@@ -9,8 +10,8 @@ export type MatchMode = (typeof MATCH_MODES)[number];
 export const APPLY_MODES = ['none', 'evidence'] as const;
 export type ApplyMode = (typeof APPLY_MODES)[number];
 
-/** Lifecycle of a run (docs/reconciliation.md "How it runs"). */
-export type RunStatus = 'receiving' | 'awaiting_source' | 'queued' | 'running' | 'completed' | 'failed';
+/** Lifecycle of a run (docs/reconciliation.md "How it runs"; the protocol's `ReconciliationStatus`). */
+export type RunStatus = ReconciliationStatus;
 
 /** The background phases, in order; a run records the one it is in and resumes there. */
 export const PHASES = ['snapshot', 'match', 'categorize', 'compare', 'apply', 'totals'] as const;
@@ -25,15 +26,14 @@ export interface RunOptions {
   readonly awaitSource: boolean;
 }
 
-/** One reconciliation run as stored. Times are ISO 8601 UTC. */
-export interface ReconciliationRun {
-  readonly id: string;
-  readonly tenant: string;
-  readonly action: string | null;
-  readonly from: string | null;
-  readonly to: string | null;
-  readonly match: MatchMode;
-  readonly apply: ApplyMode;
+/**
+ * One reconciliation run as stored: its id, tenant and scope as the API shows them (the
+ * protocol's `ReconciliationRun`), and what the background job needs. Times are ISO 8601 UTC.
+ */
+export interface ReconciliationRun extends Pick<
+  WireRun,
+  'id' | 'tenant' | 'action' | 'from' | 'to' | 'match' | 'apply'
+> {
   readonly options: RunOptions;
   /** The key that started the run: the background job acts with its rights. */
   readonly createdBy: Caller;

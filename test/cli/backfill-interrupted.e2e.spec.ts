@@ -53,7 +53,7 @@ beforeAll(async () => {
   buildUnlessFresh(
     process.cwd(),
     'packages/cli/dist/bin.js',
-    ['packages/cli/src', 'packages/client/src'],
+    ['packages/cli/src', 'packages/client/src', 'packages/protocol/src'],
     ['run', 'build', '-w', '@operation-ledger/cli'],
   );
   world = await startCliWorld();

@@ -10,7 +10,7 @@ beforeAll(() => {
   buildUnlessFresh(
     process.cwd(),
     'packages/cli/dist/bin.js',
-    ['packages/cli/src', 'packages/client/src'],
+    ['packages/cli/src', 'packages/client/src', 'packages/protocol/src'],
     ['run', 'build', '-w', '@operation-ledger/cli'],
   );
 }, 120_000);

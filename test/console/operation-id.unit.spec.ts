@@ -1,4 +1,4 @@
-// The console computes operationIds in the browser (SubtleCrypto SHA-1); they must equal the
+// The console computes operationIds in the browser (the protocol's UUID v5); they must equal the
 // ledger's for every key, or "find by key" opens the wrong operation.
 import fc from 'fast-check';
 import { canonicalKey, operationIdOf } from '../../packages/console/src/operation-id.js';

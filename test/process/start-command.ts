@@ -11,7 +11,12 @@ export const ROOT = process.cwd();
  * sources: runs `npm run build` only when a source file is newer than the bundle.
  */
 export function ensureBuilt(): void {
-  buildUnlessFresh(ROOT, 'dist/server/main.js', ['src', 'scripts'], ['run', 'build', '--silent']);
+  buildUnlessFresh(
+    ROOT,
+    'dist/server/main.js',
+    ['src', 'scripts', 'packages/protocol/src'],
+    ['run', 'build', '--silent'],
+  );
 }
 
 /**

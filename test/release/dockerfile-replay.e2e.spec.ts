@@ -95,7 +95,7 @@ describe('build stage', () => {
       .filter(([name]) => name === 'build' || name.startsWith('build:'))
       .flatMap(([, command]) => [...command.matchAll(/node (scripts\/\S+)/g)].map((m) => m[1]!));
     const roots = [
-      ...manifest.workspaces.map((w) => w.replace('/*', '/')),
+      ...manifest.workspaces.map((w) => (w.endsWith('/*') ? w.slice(0, -1) : `${w}/`)),
       'tsconfig.build.json',
       posix.normalize(tsconfig.extends),
       ...tsconfig.include.map((d) => `${d}/`),

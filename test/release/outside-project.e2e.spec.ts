@@ -36,7 +36,7 @@ beforeAll(async () => {
   buildUnlessFresh(
     ROOT,
     'packages/cli/dist/bin.js',
-    ['packages/cli/src', 'packages/client/src'],
+    ['packages/cli/src', 'packages/client/src', 'packages/protocol/src'],
     ['run', 'build', '-w', '@operation-ledger/cli'],
   );
   dir = mkdtempSync(join(tmpdir(), 'ledger-outside-'));

@@ -1,4 +1,4 @@
-// operationIdOf, providerKeyOf and key validation computed by the SDK (its own code, node:crypto)
+// operationIdOf, providerKeyOf and key validation computed by the SDK (through the protocol package)
 // agree with the ledger's domain for any key, and with the README's namespace and example.
 import fc from 'fast-check';
 import {

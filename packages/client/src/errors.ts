@@ -4,18 +4,10 @@
  * `errorFromProblem` in `problem.ts`.
  */
 
+import type { Problem } from '@operation-ledger/protocol';
+
 /** A problem+json document (RFC 9457) as the ledger sends it. */
-export interface Problem {
-  readonly type: string;
-  readonly title: string;
-  readonly status: number;
-  readonly detail: string;
-  /** Stable code: the last path segment of `type`, e.g. `stale-token`. */
-  readonly code: string;
-  /** Fields at fault (400s), e.g. `[{ field: 'key.subject', message: '…' }]`. */
-  readonly errors?: readonly { readonly field: string; readonly message: string }[];
-  readonly [extension: string]: unknown;
-}
+export type { Problem } from '@operation-ledger/protocol';
 
 /** The ledger refused a request: status, problem code and every problem+json member. */
 export class LedgerRequestError extends Error {

@@ -49,7 +49,7 @@ export {
   MAX_REVISION,
   type KeyIssue,
 } from './key/operation-key.js';
-export { OPERATION_ID_NAMESPACE, uuidV5 } from './key/uuid-v5.js';
+export { OPERATION_ID_NAMESPACE, uuidV5 } from '@operation-ledger/protocol';
 export { OperationContext, OperationClosedError } from './worker/operation-context.js';
 export { LeasePresumedLostError } from './worker/lease-keeper.js';
 export { NOT_SENT_CODES, provesNotSent } from './worker/not-sent.js';

@@ -1,15 +1,11 @@
+import type { Problem as LedgerProblem } from '@operation-ledger/protocol';
 import { session } from './session.js';
 
-/** An RFC 9457 problem document as the ledger sends it (`code` = the last segment of `type`). */
-export interface Problem {
-  readonly type?: string;
-  readonly title?: string;
-  readonly status: number;
-  readonly detail?: string;
-  readonly code?: string;
-  readonly errors?: readonly { field: string; message: string }[];
-  readonly [extension: string]: unknown;
-}
+/**
+ * An RFC 9457 problem document as the ledger sends it (`code` = the last segment of `type`), or
+ * one made up here for a network error or a proxy's non-problem answer: only `status` is sure.
+ */
+export type Problem = Partial<LedgerProblem> & { readonly status: number };
 
 /** A refused or failed request: its problem document (or one made up for a network error). */
 export class ProblemError extends Error {

@@ -8,13 +8,8 @@ import { ReconciliationsPage } from './pages/reconciliations.js';
 import { ReviewQueuePage } from './pages/review-queue.js';
 import { SignIn } from './pages/sign-in.js';
 import { href, useRoute, type Route } from './router.js';
+import type { PageProps } from './page-props.js';
 import { session, type Me } from './session.js';
-
-/** What every page gets: who is signed in and which tenant is shown. */
-export interface PageProps {
-  readonly me: Me;
-  readonly tenant: string;
-}
 
 const NAV: readonly [Route['page'], string][] = [
   ['queue', 'Review queue'],

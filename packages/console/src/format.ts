@@ -46,17 +46,7 @@ export const REVIEW_REASONS: readonly (readonly [string, string])[] = [
 export const reasonLabel = (reason: string) => REVIEW_REASONS.find(([r]) => r === reason)?.[1] ?? reason;
 
 /** Operation states (filters). */
-export const STATES = [
-  'in_progress',
-  'confirmed',
-  'failed',
-  'released',
-  'unknown',
-  'abandoned',
-  'awaiting_approval',
-  'approved',
-  'rejected',
-] as const;
+export { OPERATION_STATES as STATES } from '@operation-ledger/protocol';
 
 /** A `datetime-local` input value as an ISO 8601 UTC time, or undefined when empty. */
 export function localToIso(value: string): string | undefined {

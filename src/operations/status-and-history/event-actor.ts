@@ -1,17 +1,13 @@
+import type { EventActor } from '@operation-ledger/protocol';
 import type { RecordedEvent } from '../../event-store/event-store.port.js';
 
 /**
- * Who caused one event, the same way for every event type: the API key's name (`keyName`), plus
- * the worker id where a worker acted (`workerId`), or the background job (`job`, e.g. `sweeper`)
- * when no key did. `label` is what people read: `invoice-sync (pid-15318)`, `ops:maria`, `sweeper`.
+ * Who caused one event, the same way for every event type (the protocol's `EventActor`): the API
+ * key's name (`keyName`), plus the worker id where a worker acted (`workerId`), or the background
+ * job (`job`, e.g. `sweeper`) when no key did. `label` is what people read:
+ * `invoice-sync (pid-15318)`, `ops:maria`, `sweeper`.
  */
-export interface EventActor {
-  readonly label: string;
-  readonly keyName: string | null;
-  readonly keyId: string | null;
-  readonly workerId: string | null;
-  readonly job: string | null;
-}
+export type { EventActor };
 
 /**
  * Events the holder's requests cause (the worker id is that of the attempt's claim). Audit events

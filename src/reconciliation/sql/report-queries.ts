@@ -1,24 +1,9 @@
+import type { ReconciliationItem } from '@operation-ledger/protocol';
 import type { SqlQueryable } from '../../event-store/sql-executor.js';
-import { CATEGORIES } from '../categories.js';
+import { CATEGORIES, type Category } from '../categories.js';
 
-/** One item of a report, as the API and the CSV show it. Times ISO 8601 UTC. */
-export interface ReportItem {
-  readonly seq: number;
-  readonly category: string;
-  readonly operationId: string | null;
-  readonly action: string | null;
-  readonly subject: string | null;
-  readonly recordId: string | null;
-  readonly reference: string | null;
-  /** Line of the uploaded file (destination or source), when the item comes from one. */
-  readonly line: number | null;
-  readonly state: string | null;
-  readonly destinationRef: string | null;
-  readonly firstSeen: string | null;
-  readonly ageMs: number | null;
-  readonly outcome: string | null;
-  readonly detail: Record<string, unknown>;
-}
+/** One item of a report, as the API and the CSV show it (the protocol's `ReconciliationItem`). */
+export type ReportItem = ReconciliationItem;
 
 /** Counts of a finished run: per category, per action and category, and per outcome of the writes. */
 export interface ReportTotals {
@@ -34,7 +19,7 @@ const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v a
 function toItem(r: Record<string, unknown>): ReportItem {
   return {
     seq: Number(r.seq),
-    category: String(r.category),
+    category: String(r.category) as Category,
     operationId: (r.operation_id as string | null) ?? null,
     action: (r.op_action as string | null) ?? null,
     subject: (r.subject as string | null) ?? null,

@@ -183,7 +183,7 @@ export function sdkScenarios(store: StoreKind): void {
     buildUnlessFresh(
       process.cwd(),
       'packages/client/dist/index.js',
-      ['packages/client/src'],
+      ['packages/client/src', 'packages/protocol/src'],
       ['run', 'build:client'],
     );
     const died = await new Promise<NodeJS.Signals | null>((resolve) => {

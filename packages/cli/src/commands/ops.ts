@@ -5,6 +5,7 @@ import type {
   OperationState,
   OperationStatus,
 } from '@operation-ledger/client';
+import { OPERATION_STATES } from '@operation-ledger/protocol';
 import { examples, type Kit } from '../command-kit.js';
 import type { CommandContext } from '../context.js';
 import { parseOperationRef } from '../operation-ref.js';
@@ -14,17 +15,7 @@ import { registerHistory } from './history.js';
 import { watchFeed } from './watch.js';
 
 /** The states an operation can be in (docs/api.md "States"). */
-export const STATES: readonly OperationState[] = [
-  'in_progress',
-  'confirmed',
-  'failed',
-  'released',
-  'unknown',
-  'abandoned',
-  'awaiting_approval',
-  'approved',
-  'rejected',
-];
+export const STATES: readonly OperationState[] = OPERATION_STATES;
 
 /** `ledger ops list|show|history|watch`. */
 export function registerOps(program: Command, kit: Kit): void {

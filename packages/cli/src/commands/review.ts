@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { REVIEW_REASONS } from '@operation-ledger/protocol';
 import type { ReviewItem } from '@operation-ledger/client';
 import { examples, type Kit } from '../command-kit.js';
 import { UsageError } from '../exit-codes.js';
@@ -9,13 +10,7 @@ import { bulkResolve } from './review-bulk.js';
 import { reviewEntries, type ReviewSelection } from './review-entries.js';
 import { watchFeed } from './watch.js';
 
-/** Review-queue reasons; `unknown` is accepted for `unknown_outcome`. */
-export const REVIEW_REASONS = [
-  'unknown_outcome',
-  'final_failure',
-  'duplicate_effect',
-  'awaiting_approval',
-] as const;
+/** The review-queue reasons `--reason` takes; `unknown` is accepted for `unknown_outcome`. */
 const REASON_CHOICES = [...REVIEW_REASONS, 'unknown'] as const;
 
 /** `ledger review`: the queue, its live tail (`--watch`), and bulk resolution (`--resolve`). */

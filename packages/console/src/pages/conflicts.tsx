@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, seg } from '../api.js';
-import type { PageProps } from '../app.js';
+import type { PageProps } from '../page-props.js';
 import { ProblemView } from '../components/problem-view.js';
 import { keyText, when, type KeyParts } from '../format.js';
 import { href } from '../router.js';

@@ -1,5 +1,3 @@
-import { useState } from 'preact/hooks';
-import { ProblemView } from '../components/problem-view.js';
 import { operationIdOf } from '../operation-id.js';
 import { href } from '../router.js';
 
@@ -8,7 +6,6 @@ import { href } from '../router.js';
  * v5 of the canonical key, docs/api.md "Operation identity") and its page opened.
  */
 export function KeySearch({ tenant }: { tenant: string }) {
-  const [error, setError] = useState<unknown>(null);
   return (
     <form
       class="filters key-search"
@@ -17,16 +14,14 @@ export function KeySearch({ tenant }: { tenant: string }) {
         e.preventDefault();
         const f = new FormData(e.currentTarget);
         const part = (name: string) => String(f.get(name) ?? '');
-        operationIdOf({
+        const id = operationIdOf({
           tenant,
           source: part('source'),
           action: part('action'),
           subject: part('subject'),
           revision: Number(part('revision') || '1'),
-        }).then((id) => {
-          setError(null);
-          location.hash = href({ page: 'operation', id });
-        }, setError);
+        });
+        location.hash = href({ page: 'operation', id });
       }}
     >
       <strong>Find by key</strong>
@@ -35,7 +30,6 @@ export function KeySearch({ tenant }: { tenant: string }) {
       <input name="subject" placeholder="subject" required aria-label="Subject" />
       <input name="revision" type="number" min={1} placeholder="1" aria-label="Revision" class="narrow" />
       <button type="submit">Open</button>
-      <ProblemView error={error} />
     </form>
   );
 }

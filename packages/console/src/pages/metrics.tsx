@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { download, get, seg, withQuery } from '../api.js';
-import type { PageProps } from '../app.js';
+import type { PageProps } from '../page-props.js';
 import { BarChart } from '../components/bar-chart.js';
 import { ProblemView } from '../components/problem-view.js';
 import { localToIso } from '../format.js';

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { get, seg } from '../api.js';
-import type { PageProps } from '../app.js';
+import type { PageProps } from '../page-props.js';
 import { ProblemView } from '../components/problem-view.js';
 import { UnknownWhy } from '../components/unknown-why.js';
 import { keyText, text, when, type KeyParts } from '../format.js';
 import { canOperate } from '../session.js';
 import { OperationActions } from './operation-actions.js';
-import { Timeline, type HistoryEvent } from './timeline.js';
+import type { HistoryEvent } from './timeline-rows.js';
+import { Timeline } from './timeline.js';
 
 /** GET /v1/operations/{id} (docs/api.md "States"), optionally as of a revision. */
 interface Status {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { get, seg } from '../api.js';
-import type { PageProps } from '../app.js';
+import type { PageProps } from '../page-props.js';
 import { DataTable, type Column } from '../components/data-table.js';
 import { ProblemView } from '../components/problem-view.js';
 import { keyText, localToIso, STATES, text, when, type KeyParts } from '../format.js';

@@ -1,5 +1,3 @@
-import { useState } from 'preact/hooks';
-import { ProblemView } from '../components/problem-view.js';
 import { operationIdOf } from '../operation-id.js';
 import { href } from '../router.js';
 
@@ -46,7 +44,6 @@ export function searchTarget(
  * text filters the list by subject prefix (`order:81` finds order:812, order:813, …).
  */
 export function SearchBox({ tenant, onPrefix }: { tenant: string; onPrefix: (prefix: string) => void }) {
-  const [error, setError] = useState<unknown>(null);
   return (
     <form
       class="filters key-search"
@@ -54,11 +51,10 @@ export function SearchBox({ tenant, onPrefix }: { tenant: string; onPrefix: (pre
       onSubmit={(e) => {
         e.preventDefault();
         const target = searchTarget(String(new FormData(e.currentTarget).get('q') ?? ''), tenant);
-        setError(null);
         if (target.kind === 'prefix') return onPrefix(target.prefix);
         const open = (id: string) => (location.hash = href({ page: 'operation', id }));
         if (target.kind === 'id') return void open(target.id);
-        operationIdOf(target.key).then(open, setError);
+        open(operationIdOf(target.key));
       }}
     >
       <strong>Search</strong>
@@ -69,7 +65,6 @@ export function SearchBox({ tenant, onPrefix }: { tenant: string; onPrefix: (pre
         aria-label="Search"
       />
       <button type="submit">Search</button>
-      <ProblemView error={error} />
     </form>
   );
 }

@@ -1,4 +1,13 @@
-import type { HistoryEvent } from './timeline.js';
+import type { HistoryEvent as WireHistoryEvent } from '@operation-ledger/protocol';
+
+/**
+ * One event of GET /v1/operations/{id}/history (decision and audit streams, commit order), whose
+ * positions the ledger sends as JSON numbers.
+ */
+export type HistoryEvent = WireHistoryEvent & {
+  readonly streamPosition: number;
+  readonly globalPosition: number;
+};
 
 /** How much of the history the timeline shows. */
 export type TimelineView = 'compact' | 'full' | 'decisions';

@@ -1,20 +1,13 @@
 import { useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/data-table.js';
 import { text, when } from '../format.js';
-import { durationText, timelineRows, type TimelineRow, type TimelineView } from './timeline-rows.js';
-
-/** One event of GET /v1/operations/{id}/history (decision and audit streams, commit order). */
-export interface HistoryEvent {
-  readonly type: string;
-  readonly streamName: string;
-  readonly streamPosition: number;
-  readonly globalPosition: number;
-  readonly recordedAt: string;
-  readonly data: Record<string, unknown>;
-  readonly metadata: Record<string, unknown>;
-  /** Who caused it: the API key's name, plus the worker id where a worker acted (ledger ≥ this field). */
-  readonly actor?: { readonly label: string };
-}
+import {
+  durationText,
+  timelineRows,
+  type HistoryEvent,
+  type TimelineRow,
+  type TimelineView,
+} from './timeline-rows.js';
 
 /**
  * Who caused an event: the ledger's actor label (key name, plus the worker id where a worker

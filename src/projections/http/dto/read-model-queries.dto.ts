@@ -1,28 +1,11 @@
+import { OPERATION_STATES, REVIEW_REASONS } from '@operation-ledger/protocol';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { ActionFilterDto, TimeRangeQueryDto } from './page-query.dto.js';
 import { IsInstant } from './time-filters.js';
 
-/** States an operation can be in (filters). */
-export const OPERATION_STATES = [
-  'in_progress',
-  'confirmed',
-  'failed',
-  'released',
-  'unknown',
-  'abandoned',
-  'awaiting_approval',
-  'approved',
-  'rejected',
-] as const;
-
-/** Reasons of the review queue (filters). */
-export const REVIEW_REASONS = [
-  'unknown_outcome',
-  'final_failure',
-  'duplicate_effect',
-  'awaiting_approval',
-] as const;
+/** States an operation can be in and reasons of the review queue (filters). */
+export { OPERATION_STATES, REVIEW_REASONS };
 
 /** Query of GET /v1/tenants/{tenant}/operations (the status view). */
 export class ListOperationsQueryDto extends ActionFilterDto {
