@@ -3,6 +3,7 @@ import {
   type AppendOptions,
   type AppendRequest,
   type AppendResult,
+  type Backlog,
   type BatchAppendOutcome,
   type EventStore,
   type EventToAppend,
@@ -31,6 +32,7 @@ export class InstrumentedEventStore implements EventStore {
     }
     if (inner.peek) this.peek = (streamName) => inner.peek!(streamName);
     if (inner.currentRevision) this.currentRevision = (streamName) => inner.currentRevision!(streamName);
+    if (inner.backlogAfter) this.backlogAfter = (after, cap) => inner.backlogAfter!(after, cap);
     registerStoreProbe(metrics, () => inner.read('health-check'));
   }
 
@@ -42,6 +44,9 @@ export class InstrumentedEventStore implements EventStore {
 
   /** Forwarded to the inner store when it has it. */
   readonly currentRevision?: (streamName: string) => Promise<bigint | null>;
+
+  /** Forwarded to the inner store when it has it. */
+  readonly backlogAfter?: (after: bigint, cap: number) => Promise<Backlog>;
 
   async append(
     streamName: string,
