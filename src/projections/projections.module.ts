@@ -17,7 +17,7 @@ import { ReadModelsController } from './http/read-models.controller.js';
 import { ReconciliationController } from './http/reconciliation.controller.js';
 import { LedgerMetrics } from '../metrics/ledger-metrics.js';
 import { MetricsController } from '../metrics/metrics.controller.js';
-import { registerReadModelCollectors } from '../metrics/read-model-collectors.js';
+import { registerReadModelCollectors } from './collectors/read-model-collectors.js';
 import { ProjectionRuntime } from './projection-runtime.js';
 import { projectorOptionsOf } from './projector-options.js';
 import { ChangeHub } from './subscriptions/change-hub.js';
