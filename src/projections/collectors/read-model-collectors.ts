@@ -1,5 +1,5 @@
 import { Counter, Gauge } from 'prom-client';
-import type { LedgerMetrics } from '../../metrics/ledger-metrics.js';
+import type { LedgerMetrics } from '../../observability/prometheus/ledger-metrics.js';
 import { allTotals } from '../metrics/metrics-queries.js';
 import { COUNTERS } from '../metrics/metric-counters.js';
 import type { ProjectionRuntime } from '../projection-runtime.js';

@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { SqlQueryable } from '../../event-store/sql-executor.js';
-import type { LedgerMetrics } from '../../metrics/ledger-metrics.js';
+import type { LedgerMetrics } from '../../observability/prometheus/ledger-metrics.js';
 import { type ReviewQueueDepth, reviewQueueDepths } from '../operation-views/review-queue-queries.js';
 
 /**

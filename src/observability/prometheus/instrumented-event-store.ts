@@ -11,8 +11,8 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
   WrongExpectedVersionError,
-} from '../event-store/event-store.port.js';
-import { AUDIT_STREAM_PREFIX, keyFromStreamName, OPERATION_STREAM_PREFIX } from '../ledger/index.js';
+} from '../../event-store/event-store.port.js';
+import { AUDIT_STREAM_PREFIX, keyFromStreamName, OPERATION_STREAM_PREFIX } from '../../ledger/index.js';
 import type { LedgerMetrics } from './ledger-metrics.js';
 import { registerStoreProbe } from './store-probe-collector.js';
 
