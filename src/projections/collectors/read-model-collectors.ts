@@ -1,7 +1,7 @@
 import { Counter, Gauge } from 'prom-client';
 import type { LedgerMetrics } from '../../observability/prometheus/ledger-metrics.js';
-import { allTotals } from '../metrics/metrics-queries.js';
-import { COUNTERS } from '../metrics/metric-counters.js';
+import { allTotals } from '../outcome-counters/metrics-queries.js';
+import { COUNTERS } from '../outcome-counters/metric-counters.js';
 import type { ProjectionRuntime } from '../projection-runtime.js';
 import { registerReviewQueueCollectors } from './review-queue-collectors.js';
 
