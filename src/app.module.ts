@@ -18,7 +18,7 @@ import { registerStorageGauges } from './observability/prometheus/storage-collec
 import { ObservabilityModule } from './observability/index.js';
 import { ProjectionsModule } from './projections/projections.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
-import { RecoveryModule } from './recovery/recovery.module.js';
+import { JobsModule } from './jobs/jobs.module.js';
 import { ReconciliationModule } from './reconciliation/reconciliation.module.js';
 
 /**
@@ -71,7 +71,7 @@ export class AppModule {
         OperationsModule,
         PoliciesModule,
         ProjectionsModule.with(metrics),
-        RecoveryModule,
+        JobsModule,
         ReconciliationModule,
         ConsoleModule,
         BackupModule,

@@ -44,7 +44,7 @@ export class ProjectionsModule implements OnModuleInit, BeforeApplicationShutdow
   static with(metrics: LedgerMetrics): DynamicModule {
     return {
       module: ProjectionsModule,
-      // Global: the recovery jobs read the status view and share the runtime's locks.
+      // Global: the background jobs (src/jobs) read the status view and share the runtime's locks.
       global: true,
       controllers: [
         ReadModelsController,

@@ -14,4 +14,4 @@ import { RetentionJob } from './retention-job.js';
   providers: [LeaseSweeper, RetentionJob, BackgroundJobs],
   exports: [LeaseSweeper, RetentionJob],
 })
-export class RecoveryModule {}
+export class JobsModule {}
