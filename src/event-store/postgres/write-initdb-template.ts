@@ -14,7 +14,7 @@ export interface WriteInitdbTemplateOptions {
 
 /**
  * Writes {@link initdbTemplateDir}: PGlite's initdb into a new directory, then `prepare` (the
- * build installs every schema of the ledger: see src/cli/build-initdb-template.ts), closed
+ * build installs every schema of the ledger: see src/admin-cli/build-initdb-template.ts), closed
  * cleanly. Run once by `npm run build` (when the directory is missing), so that a first start
  * copies it (≈ 0.15 s) instead of running initdb in WebAssembly (2.5–4.5 s of CPU) and then
  * every migration (≈ 0.35 s). Built under a temporary name and renamed into place.
