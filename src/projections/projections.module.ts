@@ -14,7 +14,7 @@ import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 import { createProjectionRuntime } from './create-projection-runtime.js';
 import { ProjectionsAdminController } from './http/projections-admin.controller.js';
 import { ReadModelsController } from './http/read-models.controller.js';
-import { ReconciliationController } from './http/reconciliation.controller.js';
+import { ReconciliationController } from './http/outcome-report.controller.js';
 import { LedgerMetrics } from '../observability/prometheus/ledger-metrics.js';
 import { MetricsController } from '../observability/prometheus/metrics.controller.js';
 import { registerReadModelCollectors } from './collectors/read-model-collectors.js';
