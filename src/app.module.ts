@@ -14,6 +14,7 @@ import { CLOCK, systemClock, type Clock } from './common/clock.js';
 import { OperationsModule } from './operations/operations.module.js';
 import { InstrumentedEventStore } from './observability/prometheus/instrumented-event-store.js';
 import { LedgerMetrics } from './observability/prometheus/ledger-metrics.js';
+import { PrometheusModule } from './observability/prometheus/prometheus.module.js';
 import { registerStorageGauges } from './observability/prometheus/storage-collectors.js';
 import { ObservabilityModule } from './observability/index.js';
 import { ProjectionsModule } from './projections/projections.module.js';
@@ -70,7 +71,8 @@ export class AppModule {
         AuthModule,
         OperationsModule,
         PoliciesModule,
-        ProjectionsModule.with(metrics),
+        PrometheusModule.with(metrics),
+        ProjectionsModule,
         JobsModule,
         ReconciliationModule,
         ConsoleModule,
