@@ -1,15 +1,11 @@
-import type { EventStore } from '../../event-store/event-store.port.js';
+import type { Backlog, EventStore } from '../../event-store/event-store.port.js';
 
 /**
- * How far a read model is behind the event store: `events` committed after its checkpoint
- * (counted up to `cap`; `capped` when there are more) and `seconds` since the oldest of them was
- * recorded (0 when none).
+ * How far a read model is behind the event store: the {@link Backlog} of its checkpoint — `events`
+ * committed after it (counted up to a cap; `capped` when there are more) and `seconds` since the
+ * oldest of them was recorded (0 when none).
  */
-export interface Lag {
-  readonly events: number;
-  readonly seconds: number;
-  readonly capped: boolean;
-}
+export type Lag = Backlog;
 
 /** Measures the {@link Lag} of a checkpoint. */
 export interface LagProbe {
