@@ -3,8 +3,69 @@
  * domain (src/ledger) is pure TypeScript: it may import only itself, the protocol package, Node's
  * crypto/buffer and the small pure libraries it is built on. src/common is the ground floor: it imports no feature.
  */
+/**
+ * The rooms of src/, each with the rooms it may import (besides itself and libraries). The list
+ * is the layering, lowest first: the ground floor (ledger, config, common), the event store,
+ * the shared services (auth, observability with the Prometheus registry under
+ * observability/prometheus, process), policies, the write side (operations) and the read side
+ * (projections, which owns the read-model tables and publishes the status view's reads in
+ * status-view.ts), then the rooms built on both (jobs, reconciliation) and the edges (backup,
+ * health, console, admin-cli). Nothing imports a room above it, so the folder graph has no arrow
+ * back up — which the file-level `no-circular` rule cannot see. Rooms publish into the
+ * Prometheus registry (the read models register their collectors); the registry observes no room.
+ * The composition roots (src/*.ts) import every room; of the rooms only admin-cli, itself a
+ * program, imports one of them (ledger-schemas.ts). src/ledger and src/common have their own rules;
+ * docs/decisions.md "Rooms own their tables" says why the registry sits low.
+ */
+const GROUND = ['ledger', 'config', 'common'];
+const STORE = [...GROUND, 'event-store'];
+const SHARED = [...STORE, 'auth'];
+const ROOMS = {
+  config: [],
+  'event-store': GROUND,
+  auth: STORE,
+  observability: SHARED,
+  process: GROUND,
+  policies: SHARED,
+  operations: [...SHARED, 'observability', 'policies'],
+  projections: [...SHARED, 'observability'],
+  jobs: [...SHARED, 'observability', 'policies', 'operations', 'projections'],
+  reconciliation: [...SHARED, 'observability', 'policies', 'operations', 'projections'],
+  backup: SHARED,
+  health: SHARED,
+  console: SHARED,
+  'admin-cli': [...SHARED, 'ledger-schemas.ts'],
+};
+
+// A new folder of src/ must take its place in the layering before the check passes (run from
+// the repository root, as `npm run lint:deps` does).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file
+const { readdirSync } = require('node:fs');
+const unlisted = readdirSync('src', { withFileTypes: true })
+  .filter(
+    (entry) => entry.isDirectory() && !['ledger', 'common'].includes(entry.name) && !(entry.name in ROOMS),
+  )
+  .map((entry) => `src/${entry.name}`);
+if (unlisted.length) throw new Error(`.dependency-cruiser.cjs: place ${unlisted.join(', ')} in ROOMS`);
+
+/** One rule per room: it imports only the rooms listed for it. */
+const roomRules = Object.entries(ROOMS).map(([room, below]) => ({
+  name: `room-${room}-imports-only-below`,
+  comment: `src/${room} may import only ${below.join(', ')} (the room layering: ROOMS in .dependency-cruiser.cjs)`,
+  severity: 'error',
+  from: { path: `^src/${room}/` },
+  to: {
+    path: '^src/',
+    pathNot: [
+      `^src/${room}/`,
+      ...below.map((r) => (r.endsWith('.ts') ? `^src/${r.replace('.', '\\.')}$` : `^src/${r}/`)),
+    ],
+  },
+}));
+
 module.exports = {
   forbidden: [
+    ...roomRules,
     {
       name: 'ledger-is-pure',
       comment: 'src/ledger imports nothing from Nest, pg, PGlite, the event store or HTTP code',

@@ -12,13 +12,14 @@ import { SQL_EXECUTOR } from './event-store/sql-executor.token.js';
 import { HealthController } from './health/health.controller.js';
 import { CLOCK, systemClock, type Clock } from './common/clock.js';
 import { OperationsModule } from './operations/operations.module.js';
-import { InstrumentedEventStore } from './metrics/instrumented-event-store.js';
-import { LedgerMetrics } from './metrics/ledger-metrics.js';
-import { registerStorageGauges } from './metrics/storage-collectors.js';
+import { InstrumentedEventStore } from './observability/prometheus/instrumented-event-store.js';
+import { LedgerMetrics } from './observability/prometheus/ledger-metrics.js';
+import { PrometheusModule } from './observability/prometheus/prometheus.module.js';
+import { registerStorageGauges } from './observability/prometheus/storage-collectors.js';
 import { ObservabilityModule } from './observability/index.js';
 import { ProjectionsModule } from './projections/projections.module.js';
 import { PoliciesModule } from './policies/policies.module.js';
-import { RecoveryModule } from './recovery/recovery.module.js';
+import { JobsModule } from './jobs/jobs.module.js';
 import { ReconciliationModule } from './reconciliation/reconciliation.module.js';
 
 /**
@@ -70,8 +71,9 @@ export class AppModule {
         AuthModule,
         OperationsModule,
         PoliciesModule,
-        ProjectionsModule.with(metrics),
-        RecoveryModule,
+        PrometheusModule.with(metrics),
+        ProjectionsModule,
+        JobsModule,
         ReconciliationModule,
         ConsoleModule,
         BackupModule,

@@ -22,10 +22,10 @@ import { SqlEventStore } from './event-store/sql-event-store.js';
 import type { SqlExecutor } from './event-store/sql-executor.js';
 import type { Clock } from './common/clock.js';
 import { setupOpenApi } from './openapi.js';
-import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
+import { httpMetricsMiddleware } from './observability/prometheus/http-metrics.middleware.js';
 import { HttpDrain } from './process/http-drain.js';
 import { LedgerFastifyAdapter } from './process/ledger-fastify-adapter.js';
-import { LedgerMetrics } from './metrics/ledger-metrics.js';
+import { LedgerMetrics } from './observability/prometheus/ledger-metrics.js';
 import {
   correlationOf,
   keepBodyForRequestLog,

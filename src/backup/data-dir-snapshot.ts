@@ -2,6 +2,7 @@ import { ADMIN_KEY_FILE } from '../auth/announce-bootstrap.js';
 import { isLockFile } from '../event-store/postgres/data-dir-lock.js';
 import { isRestoreEntry } from '../event-store/postgres/restore-marker.js';
 import type { PgliteExecutor } from '../event-store/postgres/pglite-executor.js';
+import { LAST_GLOBAL_POSITION } from '../event-store/sql/statements/stored-events-summary.js';
 import { withoutEntries } from './tar-entries.js';
 
 /** A consistent copy of the embedded store's data directory. */
@@ -34,14 +35,12 @@ export function isProcessFile(name: string): boolean {
  */
 export async function snapshotDataDir(executor: PgliteExecutor): Promise<DataDirSnapshot> {
   return executor.runExclusive(async (db) => {
-    const { rows } = await db.query<{ last: string }>(
-      `select coalesce(max(global_position), -1)::text as last from ledger_events`,
-    );
+    const { rows } = await db.query<{ lastPosition: string }>(LAST_GLOBAL_POSITION.text);
     if (!executor.storageProblem()) await db.exec('checkpoint');
     const dump = await db.dumpDataDir('none');
     return {
       tar: await withoutEntries(new Uint8Array(await dump.arrayBuffer()), isProcessFile),
-      lastPosition: rows[0]!.last,
+      lastPosition: rows[0]!.lastPosition,
     };
   });
 }

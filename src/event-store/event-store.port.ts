@@ -90,6 +90,19 @@ export interface ReadStreamOptions {
   readonly hold?: boolean;
 }
 
+/**
+ * What a {@link EventStore.readAll} reader at a checkpoint has yet to read (see
+ * {@link EventStore.backlogAfter}).
+ */
+export interface Backlog {
+  /** Events after the checkpoint, counted up to the cap asked for. */
+  readonly events: number;
+  /** True when there are more than the cap. */
+  readonly capped: boolean;
+  /** Age of the oldest of them on the store's clock, seconds (0 when none). */
+  readonly seconds: number;
+}
+
 export interface EventStore {
   /**
    * Appends `events` atomically to `streamName` if its current revision matches `expectedRevision`.
@@ -156,6 +169,13 @@ export interface EventStore {
    * may answer calls that arrive together with one statement.
    */
   currentRevision?(streamName: string): Promise<bigint | null>;
+
+  /**
+   * Optional: the {@link Backlog} of a {@link readAll} reader at checkpoint `after` — the events
+   * it would read next, counted up to `cap`, and the age of the oldest — without reading them
+   * (projection lag). Stores without it are measured by reading ahead with `readAll`.
+   */
+  backlogAfter?(after: bigint, cap: number): Promise<Backlog>;
 
   /** Releases connections. Idempotent. */
   close(): Promise<void>;

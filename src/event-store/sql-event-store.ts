@@ -5,6 +5,7 @@ import {
   type AppendOptions,
   type AppendRequest,
   type AppendResult,
+  type Backlog,
   type BatchAppendOutcome,
   type EventStore,
   EventStoreUnavailableError,
@@ -22,6 +23,7 @@ import { KnownStreams } from './sql/known-streams.js';
 import { NewStreamAppends } from './sql/new-stream-appends.js';
 import { RevisionAppends } from './sql/revision-appends.js';
 import { type RecordedEventJson, toRecordedEvent } from './sql/recorded-event-json.js';
+import { BACKLOG_AFTER } from './sql/statements/backlog-after.js';
 import { FIND_STREAM_NAME } from './sql/statements/find-stream-name.js';
 import { READ_ALL } from './sql/statements/read-all.js';
 import { READ_STREAM } from './sql/statements/read-stream.js';
@@ -192,6 +194,17 @@ export class SqlEventStore implements EventStore {
       limit,
     ]);
     return rows.map((row) => toRecordedEvent(row.event));
+  }
+
+  /** The backlog after `after`, counted in SQL below the readers' high-water mark (see the port). */
+  async backlogAfter(after: bigint, cap: number): Promise<Backlog> {
+    const { rows } = await this.#open.query<{ n: number; s: number | string | null }>(BACKLOG_AFTER.text, [
+      after.toString(),
+      cap + 1,
+    ]);
+    const n = Number(rows[0]?.n ?? 0);
+    const s = rows[0]?.s;
+    return { events: Math.min(n, cap), capped: n > cap, seconds: s == null ? 0 : Math.max(0, Number(s)) };
   }
 
   async truncateBefore(streamName: string, revision: bigint): Promise<bigint> {

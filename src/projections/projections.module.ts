@@ -1,10 +1,4 @@
-import {
-  type BeforeApplicationShutdown,
-  type DynamicModule,
-  Logger,
-  Module,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { type BeforeApplicationShutdown, Global, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { LEDGER_CONFIG } from '../config/config.token.js';
 import type { LedgerConfig } from '../config/ledger-config.js';
 import type { EventStore } from '../event-store/event-store.port.js';
@@ -14,63 +8,52 @@ import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 import { createProjectionRuntime } from './create-projection-runtime.js';
 import { ProjectionsAdminController } from './http/projections-admin.controller.js';
 import { ReadModelsController } from './http/read-models.controller.js';
-import { ReconciliationController } from './http/reconciliation.controller.js';
-import { LedgerMetrics } from '../metrics/ledger-metrics.js';
-import { MetricsController } from '../metrics/metrics.controller.js';
-import { registerReadModelCollectors } from '../metrics/read-model-collectors.js';
+import { ReconciliationController } from './http/outcome-report.controller.js';
+import { LedgerMetrics } from '../observability/prometheus/ledger-metrics.js';
+import { registerReadModelCollectors } from './collectors/read-model-collectors.js';
 import { ProjectionRuntime } from './projection-runtime.js';
 import { projectorOptionsOf } from './projector-options.js';
 import { ChangeHub } from './subscriptions/change-hub.js';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller.js';
 
 /**
- * Read models, their routes, live subscriptions, operator commands and Prometheus `/metrics`.
+ * Read models, their routes, live subscriptions, operator commands, and the read models'
+ * collectors in the Prometheus registry (LedgerMetrics, from the global PrometheusModule).
  * On start it installs the read-model tables and (unless `LEDGER_PROJECTOR=off`) runs the
  * projectors; before shutdown it ends the SSE streams and stops the projectors (releasing their
- * locks). Needs EVENT_STORE, SQL_EXECUTOR, LEDGER_CONFIG, CLOCK and the auth module.
+ * locks). Needs EVENT_STORE, SQL_EXECUTOR, LEDGER_CONFIG, CLOCK and the auth module. Global:
+ * the background jobs (src/jobs) read the status view and share the runtime's locks.
  */
-@Module({})
+@Global()
+@Module({
+  controllers: [
+    ReadModelsController,
+    ReconciliationController,
+    SubscriptionsController,
+    ProjectionsAdminController,
+  ],
+  providers: [
+    {
+      provide: ProjectionRuntime,
+      useFactory: (store: EventStore, sql: SqlExecutor, config: LedgerConfig) =>
+        createProjectionRuntime(store, sql, projectorOptionsOf(config, new Logger('Projector'))),
+      inject: [EVENT_STORE, SQL_EXECUTOR, LEDGER_CONFIG],
+    },
+    {
+      provide: ChangeHub,
+      useFactory: (runtime: ProjectionRuntime, config: LedgerConfig) =>
+        new ChangeHub(runtime, { maxSubscriptions: config.maxSubscriptions }),
+      inject: [ProjectionRuntime, LEDGER_CONFIG],
+    },
+  ],
+  exports: [ProjectionRuntime],
+})
 export class ProjectionsModule implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
     private readonly runtime: ProjectionRuntime,
     private readonly hub: ChangeHub,
     private readonly metrics: LedgerMetrics,
   ) {}
-
-  /**
-   * The module with the application's metrics registry (shared with the instrumented event store
-   * and the HTTP latency middleware, so build it once per application).
-   */
-  static with(metrics: LedgerMetrics): DynamicModule {
-    return {
-      module: ProjectionsModule,
-      // Global: the recovery jobs read the status view and share the runtime's locks.
-      global: true,
-      controllers: [
-        ReadModelsController,
-        ReconciliationController,
-        SubscriptionsController,
-        ProjectionsAdminController,
-        MetricsController,
-      ],
-      providers: [
-        { provide: LedgerMetrics, useValue: metrics },
-        {
-          provide: ProjectionRuntime,
-          useFactory: (store: EventStore, sql: SqlExecutor, config: LedgerConfig) =>
-            createProjectionRuntime(store, sql, projectorOptionsOf(config, new Logger('Projector'))),
-          inject: [EVENT_STORE, SQL_EXECUTOR, LEDGER_CONFIG],
-        },
-        {
-          provide: ChangeHub,
-          useFactory: (runtime: ProjectionRuntime, config: LedgerConfig) =>
-            new ChangeHub(runtime, { maxSubscriptions: config.maxSubscriptions }),
-          inject: [ProjectionRuntime, LEDGER_CONFIG],
-        },
-      ],
-      exports: [LedgerMetrics, ProjectionRuntime],
-    };
-  }
 
   async onModuleInit(): Promise<void> {
     await this.runtime.start();

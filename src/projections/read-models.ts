@@ -1,7 +1,7 @@
 import type { EventStore } from '../event-store/event-store.port.js';
 import { ConflictsReadModel } from './conflicts/conflicts-read-model.js';
 import type { ReadModel } from './core/read-model.js';
-import { MetricsReadModel } from './metrics/metrics-read-model.js';
+import { MetricsReadModel } from './outcome-counters/metrics-read-model.js';
 import { OperationsReadModel } from './operation-views/operations-read-model.js';
 
 /** Names of the read models, as used in routes and `ledger_projections`. */

@@ -2,7 +2,7 @@
 // revocation, refusals (401/403/429) as problem+json, and deny-before-parse on /v1.
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../../src/event-store/sql-executor.token.js';
-import { buildKeysProgram } from '../../src/cli/keys-program.js';
+import { buildKeysProgram } from '../../src/admin-cli/keys-program.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 import { eventCount, freshKey } from './support/auth-fixtures.js';
 

@@ -5,7 +5,7 @@ import { generateToken } from '../../src/auth/api-key-token.js';
 import { bootstrapAdminKey } from '../../src/auth/bootstrap-admin-key.js';
 import { announceBootstrap } from '../../src/auth/announce-bootstrap.js';
 import { installApiKeySchema } from '../../src/auth/sql/api-key-schema.js';
-import { buildKeysProgram } from '../../src/cli/keys-program.js';
+import { buildKeysProgram } from '../../src/admin-cli/keys-program.js';
 import { DEFAULT_CONFIG } from '../../src/config/ledger-config.js';
 import { PgliteExecutor } from '../../src/event-store/postgres/pglite-executor.js';
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';

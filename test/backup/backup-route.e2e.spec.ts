@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcessFile } from '../../src/backup/data-dir-snapshot.js';
-import { AdminCliError, restoreDataDir } from '../../src/cli/restore-data-dir.js';
+import { AdminCliError, restoreDataDir } from '../../src/admin-cli/restore-data-dir.js';
 import { openPglite } from '../../src/event-store/postgres/open-pglite.js';
 import { IncompleteRestoreError, RESTORE_MARKER } from '../../src/event-store/postgres/restore-marker.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';

@@ -397,6 +397,27 @@ export function describeEventStoreContract(
         expect(start[0]!.globalPosition).toBeLessThanOrEqual(marker.firstGlobalPosition);
       });
 
+      it('backlogAfter, where the store has it, counts what readAll would return next, up to the cap', async () => {
+        if (!store.backlogAfter) return;
+        const marker = await store.append(streamName('backlog-marker'), newEvents(1), NO_STREAM);
+        const written = await appendAndRead(streamName('backlog'), 3);
+        const all = await readAllUntil(store, marker.lastGlobalPosition, written.length);
+        expect(ids(all)).toEqual(written);
+
+        const backlog = await store.backlogAfter(marker.lastGlobalPosition, 10);
+        expect(backlog).toMatchObject({ events: 3, capped: false });
+        expect(backlog.seconds).toBeGreaterThanOrEqual(0);
+        expect(await store.backlogAfter(marker.lastGlobalPosition, 2)).toMatchObject({
+          events: 2,
+          capped: true,
+        });
+        expect(await store.backlogAfter(all[all.length - 1]!.globalPosition, 10)).toEqual({
+          events: 0,
+          capped: false,
+          seconds: 0,
+        });
+      });
+
       async function appendAndRead(stream: string, count: number): Promise<string[]> {
         const events = newEvents(count);
         await store.append(stream, events, ANY);

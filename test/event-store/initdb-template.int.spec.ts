@@ -17,7 +17,7 @@ let temp: string;
 let template: string;
 beforeAll(async () => {
   temp = mkdtempSync(join(tmpdir(), 'ledger-initdb-template-'));
-  // As the build writes it (src/cli/build-initdb-template.ts), from the tests' initdb dump: no
+  // As the build writes it (src/admin-cli/build-initdb-template.ts), from the tests' initdb dump: no
   // second initdb here.
   template = await writeInitdbTemplate(join(temp, 'template'), {
     from: await pgliteSnapshot(),
@@ -87,7 +87,7 @@ it('is found in the build directory by the compiled modules and by the server bu
   const at = (from: string) => initdbTemplateDir('9.9.9', from);
   expect(at('/app/dist/src/event-store/postgres')).toBe('/app/dist/pglite-9.9.9-initdb');
   expect(at('/app/dist/server')).toBe('/app/dist/pglite-9.9.9-initdb');
-  expect(at('/app/dist/src/cli')).toBe('/app/dist/pglite-9.9.9-initdb');
+  expect(at('/app/dist/src/admin-cli')).toBe('/app/dist/pglite-9.9.9-initdb');
   // beside the sources: none there
   expect(at('/repo/src/event-store/postgres')).toBe('/repo/src/event-store/postgres/pglite-9.9.9-initdb');
 });

@@ -25,12 +25,12 @@ import { issueKey, newAdminToken, spawnServer, stopGently, type ServerProcess } 
 const TENANT = 'acme';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs `ledger-admin` (the SWC build of src/cli/ledger-admin.ts) and collects its output. */
+/** Runs `ledger-admin` (the SWC build of src/admin-cli/ledger-admin.ts) and collects its output. */
 function ledgerAdmin(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [join(buildSources(), 'src/cli/ledger-admin.js'), ...args], {
+  const child = spawn(process.execPath, [join(buildSources(), 'src/admin-cli/ledger-admin.js'), ...args], {
     env: { ...process.env, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

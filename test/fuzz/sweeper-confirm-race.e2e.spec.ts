@@ -2,7 +2,7 @@
 // and the confirm run at once. Whoever appends first wins the expected-revision race; the other
 // decides again on the new state. The operation ends confirmed or swept (unknown after a started
 // step, released otherwise) — never a confirm the worker was told succeeded and then lost.
-import { LeaseSweeper } from '../../src/recovery/lease-sweeper.js';
+import { LeaseSweeper } from '../../src/jobs/lease-sweeper.js';
 import type { LedgerClient } from '../support/http-client.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 import { awaitCatchUp } from '../fault/ledger-invariants.js';

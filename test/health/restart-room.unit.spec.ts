@@ -4,8 +4,8 @@
 // status `degraded` and the reason, so a deploy does not turn into a crash loop unannounced.
 import { LEDGER_CAPABILITIES } from '../../src/health/capabilities.js';
 import { HealthController } from '../../src/health/health.controller.js';
-import { LedgerMetrics } from '../../src/metrics/ledger-metrics.js';
-import { registerStorageGauges } from '../../src/metrics/storage-collectors.js';
+import { LedgerMetrics } from '../../src/observability/prometheus/ledger-metrics.js';
+import { registerStorageGauges } from '../../src/observability/prometheus/storage-collectors.js';
 import type { LedgerConfig } from '../../src/config/ledger-config.js';
 import type { EventStore } from '../../src/event-store/event-store.port.js';
 import type { FreeSpace, SqlExecutor } from '../../src/event-store/sql-executor.js';

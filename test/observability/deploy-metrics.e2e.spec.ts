@@ -3,7 +3,7 @@
 // duplicate effect, /metrics is scraped, and every metric and label in deploy/ must exist there.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { LedgerMetrics } from '../../src/metrics/ledger-metrics.js';
+import { LedgerMetrics } from '../../src/observability/prometheus/ledger-metrics.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 import { parseExposition, type Families } from './support/exposition.js';
 import { promqlReferences, withGrafanaVariables } from './support/promql-references.js';

@@ -4,8 +4,11 @@
 import { type EventStore, WrongExpectedVersionError } from '../../src/event-store/event-store.port.js';
 import { EventStoreDbEventStore } from '../../src/event-store/eventstoredb/eventstoredb-event-store.js';
 import { SqlEventStore } from '../../src/event-store/sql-event-store.js';
-import { InstrumentedEventStore, unwrapEventStore } from '../../src/metrics/instrumented-event-store.js';
-import { LedgerMetrics } from '../../src/metrics/ledger-metrics.js';
+import {
+  InstrumentedEventStore,
+  unwrapEventStore,
+} from '../../src/observability/prometheus/instrumented-event-store.js';
+import { LedgerMetrics } from '../../src/observability/prometheus/ledger-metrics.js';
 
 /** Adapter members that are not part of the port (wiring, internals); anything else must pass through. */
 const ADAPTER_ONLY: Record<string, readonly string[]> = {

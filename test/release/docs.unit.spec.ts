@@ -66,9 +66,9 @@ function sources(dir: string): string[] {
 
 it('lists every setting the server reads in docs/configuration.md, each once, and nothing else', () => {
   // Read from the environment by src/config and by the modules that read their own (logging,
-  // tracing, reconciliation); src/cli's tools (LEDGER_URL, LEDGER_TOKEN) are documented with them.
+  // tracing, reconciliation); src/admin-cli's tools (LEDGER_URL, LEDGER_TOKEN) are documented with them.
   const read_ = new Set<string>();
-  for (const file of sources('src').filter((f) => !f.startsWith('src/cli/'))) {
+  for (const file of sources('src').filter((f) => !f.startsWith('src/admin-cli/'))) {
     const text = read(file);
     for (const re of [
       /\benv\.([A-Z][A-Z0-9_]*)/g,

@@ -3,8 +3,8 @@
 // PostgreSQL, and retention (tombstones that keep key, fingerprint and outcome).
 import { SQL_EXECUTOR } from '../../src/event-store/sql-executor.token.js';
 import type { SqlExecutor } from '../../src/event-store/sql-executor.js';
-import { LeaseSweeper } from '../../src/recovery/lease-sweeper.js';
-import { RetentionJob } from '../../src/recovery/retention-job.js';
+import { LeaseSweeper } from '../../src/jobs/lease-sweeper.js';
+import { RetentionJob } from '../../src/jobs/retention-job.js';
 import { waitForCaughtUp } from '../projections/support/wait-for.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
 

@@ -14,7 +14,7 @@ export interface WriteInitdbTemplateOptions {
 
 /**
  * Writes {@link initdbTemplateDir}: PGlite's initdb into a new directory, then `prepare` (the
- * build installs every schema of the ledger: see src/cli/build-initdb-template.ts), closed
+ * build installs every schema of the ledger: see src/admin-cli/build-initdb-template.ts), closed
  * cleanly. Run once by `npm run build` (when the directory is missing), so that a first start
  * copies it instead of running initdb in WebAssembly and then every migration (docs/decisions.md
  * "A new embedded data directory starts as a copy of a fresh cluster the build ships"). Built

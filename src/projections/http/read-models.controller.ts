@@ -5,7 +5,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Caller, CurrentCaller, RequireRole } from '../../auth/index.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { queryConflicts } from '../conflicts/conflicts-queries.js';
-import { metricsBuckets, metricsTotals } from '../metrics/metrics-queries.js';
+import { metricsBuckets, metricsTotals } from '../outcome-counters/metrics-queries.js';
 import { queryReviewQueue, summarizeReviewQueue } from '../operation-views/review-queue-queries.js';
 import { queryStatus } from '../operation-views/status-queries.js';
 import { ProjectionRuntime } from '../projection-runtime.js';

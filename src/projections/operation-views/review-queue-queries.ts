@@ -98,3 +98,25 @@ export async function summarizeReviewQueue(
   );
   return Object.fromEntries(rows.map((r) => [r.reason, { count: Number(r.n), oldestSince: iso(r.oldest) }]));
 }
+
+/** Entries waiting and the oldest `since`, per tenant and reason, over every tenant's queue. */
+export interface ReviewQueueDepth {
+  readonly tenant: string;
+  readonly reason: string;
+  readonly items: number;
+  /** The oldest entry's `since` (ISO 8601). */
+  readonly oldestSince: string;
+}
+
+/** The {@link ReviewQueueDepth} of every (tenant, reason) with at least one entry. */
+export async function reviewQueueDepths(sql: SqlQueryable): Promise<ReviewQueueDepth[]> {
+  const { rows } = await sql.query<{ tenant: string; reason: string; items: number; oldest: unknown }>(
+    `select tenant, reason, count(*)::int as items, min(since) as oldest from ledger_rm_review_queue group by tenant, reason`,
+  );
+  return rows.map((r) => ({
+    tenant: r.tenant,
+    reason: r.reason,
+    items: Number(r.items),
+    oldestSince: iso(r.oldest)!,
+  }));
+}

@@ -13,7 +13,7 @@ import { checkpointStore } from '../core/checkpoint-store.js';
 import { stableJson } from '../core/stable-json.js';
 import { EVENT_ID_MESSAGE, isEventId } from '../http/dto/event-id.js';
 import { readableTenant } from '../http/tenant-param.js';
-import { METRICS_FEED } from '../metrics/metrics-read-model.js';
+import { METRICS_FEED } from '../outcome-counters/metrics-read-model.js';
 import { OPERATIONS_FEED, REVIEW_FEED } from '../operation-views/operations-read-model.js';
 import { ProjectionRuntime } from '../projection-runtime.js';
 import {

@@ -1,4 +1,5 @@
 import type { SqlQueryable } from '../../event-store/sql-executor.js';
+import { STATUS_VIEW } from '../../projections/status-view.js';
 import type { ReconciliationRun } from '../run.js';
 
 /**
@@ -133,7 +134,7 @@ export async function categorizeSourceLines(
       where s.recon_id = $1 and s.line > $4 and s.line <= $5
         and not exists (select 1 from ledger_recon_source_rows e
                          where e.recon_id = $1 and e.operation_id = s.operation_id and e.line < s.line)
-        and not exists (select 1 from ledger_rm_operations o where o.operation_id = s.operation_id and o.tenant = $2)
+        and not exists (select 1 from ${STATUS_VIEW} o where o.operation_id = s.operation_id and o.tenant = $2)
       order by s.line`,
     [run.id, run.tenant, run.action, after, upTo],
   );

@@ -1,10 +1,11 @@
 import type { SqlExecutor, SqlQueryable } from '../../event-store/sql-executor.js';
+import { STATUS_VIEW, statusViewCheckpoint } from '../../projections/status-view.js';
 import type { MatchMode, ReconciliationRun } from '../run.js';
 
 /**
  * The set-based statements of a run's phases (docs/reconciliation.md "How it runs"). Each one can
  * run again after an interruption with the same result: it first deletes what an earlier try of
- * the same phase wrote. They read the status view `ledger_rm_operations` (the operations read
+ * the same phase wrote. They read the status view ({@link STATUS_VIEW}, the operations read
  * model) only while taking the snapshot.
  */
 
@@ -17,7 +18,7 @@ const KEY_STATEMENTS: Record<MatchMode, string> = {
     select $1, operation_id::text, operation_id from ledger_recon_operations where recon_id = $1`,
   providerKey: `insert into ledger_recon_keys (recon_id, match_ref, operation_id)
     select distinct on (s.value->>'providerIdempotencyKey') $1, s.value->>'providerIdempotencyKey', o.operation_id
-      from ledger_rm_operations o
+      from ${STATUS_VIEW} o
       join ledger_recon_operations r on r.recon_id = $1 and r.operation_id = o.operation_id
       cross join lateral jsonb_each(coalesce(o.fold->'state'->'steps', '{}'::jsonb)) s
      where o.tenant = $2 and s.value->>'providerIdempotencyKey' is not null
@@ -37,20 +38,18 @@ export async function takeSnapshot(sql: SqlExecutor, run: ReconciliationRun): Pr
   return sql.transaction(async (tx) => {
     await tx.query('delete from ledger_recon_keys where recon_id = $1', [run.id]);
     await tx.query('delete from ledger_recon_operations where recon_id = $1', [run.id]);
-    const { rows } = await tx.query<{ position: string }>(
-      `select position::text as position from ledger_projections where name = 'operations'`,
-    );
+    const position = await statusViewCheckpoint(tx);
     await tx.query(
       `insert into ledger_recon_operations
          (recon_id, operation_id, source, action, subject, revision, state, destination_ref, first_seen, last_change, in_window)
        select $1, o.operation_id, o.source, o.action, o.subject, o.revision, o.state, o.destination_ref,
               o.first_seen, o.last_change, ${WINDOW}
-         from ledger_rm_operations o where o.tenant = $2 and ($3::text is null or o.action = $3::text)`,
+         from ${STATUS_VIEW} o where o.tenant = $2 and ($3::text is null or o.action = $3::text)`,
       [run.id, run.tenant, run.action, run.from, run.to],
     );
     const keyParams = run.match === 'providerKey' ? [run.id, run.tenant] : [run.id];
     await tx.query(KEY_STATEMENTS[run.match], keyParams);
-    return rows[0]?.position ?? '-1';
+    return position;
   });
 }
 

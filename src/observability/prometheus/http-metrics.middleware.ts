@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { NodeMiddleware } from '../common/node-middleware.js';
-import { routeTemplateOf } from '../common/route-template.js';
+import type { NodeMiddleware } from '../../common/node-middleware.js';
+import { routeTemplateOf } from '../../common/route-template.js';
 import type { LedgerMetrics } from './ledger-metrics.js';
 
 /**

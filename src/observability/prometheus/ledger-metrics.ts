@@ -9,7 +9,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
  * - `ledger_event_store_wrong_expected_version_total{tenant}` — appends refused for a stale
  *   expected revision (lost optimistic-concurrency races), per tenant of the stream;
  * plus Node.js process metrics (`ledger_process_…`, `ledger_nodejs_…`). Read-model counters and
- * projector lag are collected at scrape time (see `read-model-collectors.ts`).
+ * projector lag are collected at scrape time (the read models register them: `registerReadModelCollectors` in src/projections).
  */
 export class LedgerMetrics {
   readonly registry = new Registry();

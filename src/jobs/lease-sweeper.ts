@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SqlExecutor } from '../event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
-import { decideSweep, type OperationKey } from '../ledger/index.js';
+import { decideSweep } from '../ledger/index.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { newRequestContext } from '../operations/request-context.js';
 import { DecideAndAppend } from '../operations/decide-and-append.js';
+import { expiredLeases } from '../projections/status-view.js';
 
 /** What one sweep did. */
 export interface SweepReport {
@@ -20,14 +21,6 @@ export interface SweepReport {
 
 /** Most operations one sweep handles; the next sweep takes the rest. */
 export const SWEEP_BATCH = 200;
-
-interface ExpiredRow {
-  tenant: string;
-  source: string;
-  action: string;
-  subject: string;
-  revision: number;
-}
 
 /**
  * The lease sweeper (docs/domain.md "Leases and fencing tokens"): lists in-progress operations
@@ -49,17 +42,11 @@ export class LeaseSweeper {
   /** Sweeps up to {@link SWEEP_BATCH} expired leases. @throws EventStoreUnavailableError. */
   async sweepOnce(): Promise<SweepReport> {
     const now = this.clock.now();
-    const { rows } = await this.sql.query<ExpiredRow>(
-      `select tenant, source, action, subject, revision from ledger_rm_operations
-        where state = 'in_progress' and lease_expires_at <= $1::timestamptz
-        order by lease_expires_at limit ${SWEEP_BATCH}`,
-      [new Date(now).toISOString()],
-    );
+    const expired = await expiredLeases(this.sql, now, SWEEP_BATCH);
     const ctx = newRequestContext(`lease-sweeper-${now}`, 'sweeper');
     let unknown = 0;
     let released = 0;
-    for (const row of rows) {
-      const key: OperationKey = { ...row, revision: Number(row.revision) };
+    for (const key of expired) {
       const done = await this.loop.run(
         key,
         (state) => decideSweep({ type: 'SweepExpiredLease', now: this.clock.now() }, state),
@@ -69,6 +56,6 @@ export class LeaseSweeper {
       if (done.stateAfter.status === 'unknown') unknown++;
       else released++;
     }
-    return { examined: rows.length, unknown, released, unchanged: rows.length - unknown - released };
+    return { examined: expired.length, unknown, released, unchanged: expired.length - unknown - released };
   }
 }

@@ -1,8 +1,8 @@
 import { Counter, Gauge } from 'prom-client';
-import { allTotals } from '../projections/metrics/metrics-queries.js';
-import { COUNTERS } from '../projections/metrics/metric-counters.js';
-import type { ProjectionRuntime } from '../projections/projection-runtime.js';
-import type { LedgerMetrics } from './ledger-metrics.js';
+import type { LedgerMetrics } from '../../observability/prometheus/ledger-metrics.js';
+import { allTotals } from '../outcome-counters/metrics-queries.js';
+import { COUNTERS } from '../outcome-counters/metric-counters.js';
+import type { ProjectionRuntime } from '../projection-runtime.js';
 import { registerReviewQueueCollectors } from './review-queue-collectors.js';
 
 /**

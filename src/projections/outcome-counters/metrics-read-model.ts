@@ -59,7 +59,8 @@ const keyOf = (tenant: string, action: string, kind: string, start: string) =>
  * the last event counted in it; events are applied in global order, so an event at or before it
  * was already counted and is skipped (a re-applied event changes nothing). The feed is read from
  * the hour buckets (each with its day bucket) by that position; a bucket also keeps the type of
- * the last event counted and which counters it moved, for the feed.
+ * the last event counted and which counters it moved, for the feed. The API calls it `metrics`
+ * (`/v1/tenants/{tenant}/metrics`); the Prometheus exposition is src/observability/prometheus.
  */
 export class MetricsReadModel implements ReadModel {
   readonly name = 'metrics';

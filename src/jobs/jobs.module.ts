@@ -3,16 +3,15 @@ import { OperationsModule } from '../operations/operations.module.js';
 import { PoliciesModule } from '../policies/policies.module.js';
 import { BackgroundJobs } from './background-jobs.js';
 import { LeaseSweeper } from './lease-sweeper.js';
-import { PolicyFileLoader } from './policy-file-loader.js';
 import { RetentionJob } from './retention-job.js';
 
 /**
- * Background recovery work: the lease sweeper, the retention job and the start-up policy file.
+ * Background jobs: the lease sweeper and the retention job, one active across replicas.
  * Needs the projections module (status view, locks), operations and policies.
  */
 @Module({
   imports: [OperationsModule, PoliciesModule],
-  providers: [LeaseSweeper, RetentionJob, BackgroundJobs, PolicyFileLoader],
+  providers: [LeaseSweeper, RetentionJob, BackgroundJobs],
   exports: [LeaseSweeper, RetentionJob],
 })
-export class RecoveryModule {}
+export class JobsModule {}

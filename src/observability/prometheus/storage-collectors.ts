@@ -1,5 +1,5 @@
 import { Gauge } from 'prom-client';
-import type { FreeSpace, SqlExecutor } from '../event-store/sql-executor.js';
+import type { FreeSpace, SqlExecutor } from '../../event-store/sql-executor.js';
 import type { LedgerMetrics } from './ledger-metrics.js';
 
 /**

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { LEDGER_CONFIG } from '../config/config.token.js';
 import { ConfigError, type LedgerConfig } from '../config/ledger-config.js';
 import { keyPartIssue, parseActionPolicy } from '../ledger/index.js';
-import { PolicyStore } from '../policies/policy-store.js';
-import { ANY_ACTION } from '../policies/policy-stream.js';
+import { PolicyStore } from './policy-store.js';
+import { ANY_ACTION } from './policy-stream.js';
 
 /** Actor recorded on versions written from the policy file. */
 export const POLICY_FILE_ACTOR = 'policy-file';

@@ -3,6 +3,7 @@ import {
   type AppendOptions,
   type AppendRequest,
   type AppendResult,
+  type Backlog,
   type BatchAppendOutcome,
   type EventStore,
   type EventToAppend,
@@ -10,8 +11,8 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
   WrongExpectedVersionError,
-} from '../event-store/event-store.port.js';
-import { AUDIT_STREAM_PREFIX, keyFromStreamName, OPERATION_STREAM_PREFIX } from '../ledger/index.js';
+} from '../../event-store/event-store.port.js';
+import { AUDIT_STREAM_PREFIX, keyFromStreamName, OPERATION_STREAM_PREFIX } from '../../ledger/index.js';
 import type { LedgerMetrics } from './ledger-metrics.js';
 import { registerStoreProbe } from './store-probe-collector.js';
 
@@ -31,6 +32,7 @@ export class InstrumentedEventStore implements EventStore {
     }
     if (inner.peek) this.peek = (streamName) => inner.peek!(streamName);
     if (inner.currentRevision) this.currentRevision = (streamName) => inner.currentRevision!(streamName);
+    if (inner.backlogAfter) this.backlogAfter = (after, cap) => inner.backlogAfter!(after, cap);
     registerStoreProbe(metrics, () => inner.read('health-check'));
   }
 
@@ -42,6 +44,9 @@ export class InstrumentedEventStore implements EventStore {
 
   /** Forwarded to the inner store when it has it. */
   readonly currentRevision?: (streamName: string) => Promise<bigint | null>;
+
+  /** Forwarded to the inner store when it has it. */
+  readonly backlogAfter?: (after: bigint, cap: number) => Promise<Backlog>;
 
   async append(
     streamName: string,

@@ -13,12 +13,12 @@ import type { FastifyReply } from 'fastify';
 import { streamResponse } from '../../common/streamed-response.js';
 import { type Caller, CurrentCaller, RequireRole } from '../../auth/index.js';
 import { validationProblem } from '../../common/validation.js';
-import { csvHeader, csvLine } from '../operation-views/reconciliation-csv.js';
+import { csvHeader, csvLine } from '../operation-views/outcome-report-csv.js';
 import {
   reconcile,
   reconciliationLines,
   type ReconciliationScope,
-} from '../operation-views/reconciliation-queries.js';
+} from '../operation-views/outcome-report-queries.js';
 import { ProjectionRuntime } from '../projection-runtime.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from './cursor.js';
 import { DEFAULT_PAGE_SIZE } from './dto/page-query.dto.js';
@@ -35,6 +35,9 @@ const CSV_PAGE = 1000;
  * confirmed without, unknown, failed, in progress, abandoned, released, duplicate effects.
  * `format=json` (default): totals, totals per action and a page of operations; `format=csv`:
  * every matching operation as CSV, streamed, with the checkpoint and lag in `X-Ledger-*` headers.
+ * This is the outcome report (the console's "Outcome report"), read from the ledger alone; the
+ * comparison with a destination's export is the destination reconciliation of src/reconciliation.
+ * (The class keeps its name: it is the prefix of the routes' OpenAPI operationIds.)
  */
 @ApiTags('read models')
 @Controller('v1/tenants/:tenant/reconciliation')

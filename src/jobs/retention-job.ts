@@ -3,17 +3,12 @@ import type { EventStore } from '../event-store/event-store.port.js';
 import { EVENT_STORE } from '../event-store/event-store.token.js';
 import type { SqlExecutor } from '../event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
-import {
-  MIN_RETENTION_MS,
-  auditStreamName,
-  decideArchive,
-  operationStreamName,
-  type OperationKey,
-} from '../ledger/index.js';
+import { MIN_RETENTION_MS, auditStreamName, decideArchive, operationStreamName } from '../ledger/index.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { newRequestContext } from '../operations/request-context.js';
 import { DecideAndAppend } from '../operations/decide-and-append.js';
 import { PolicyStore } from '../policies/policy-store.js';
+import { finishedOperations, finishedScopes } from '../projections/status-view.js';
 
 /** What one retention pass did. */
 export interface RetentionReport {
@@ -25,8 +20,6 @@ export interface RetentionReport {
 
 /** Most operations one pass archives per tenant and action. */
 export const RETENTION_BATCH = 200;
-
-const FINISHED = `state in ('confirmed', 'abandoned', 'rejected') or (state = 'failed' and retryable = false)`;
 
 /**
  * Retention (docs/domain.md "Retention"): for every tenant + action whose policy sets
@@ -50,11 +43,7 @@ export class RetentionJob {
   /** One pass over every tenant and action. @throws EventStoreUnavailableError. */
   async compactOnce(): Promise<RetentionReport> {
     const now = this.clock.now();
-    const { rows: pairs } = await this.sql.query<{ tenant: string; action: string }>(
-      `select distinct tenant, action from ledger_rm_operations
-        where (${FINISHED}) and last_change <= $1::timestamptz and coalesce(fold->'state'->'archived', 'null'::jsonb) = 'null'::jsonb`,
-      [new Date(now - MIN_RETENTION_MS).toISOString()],
-    );
+    const pairs = await finishedScopes(this.sql, now - MIN_RETENTION_MS);
     let examined = 0;
     let archived = 0;
     let eventsRemoved = 0n;
@@ -62,22 +51,14 @@ export class RetentionJob {
     for (const { tenant, action } of pairs) {
       const { policy } = await this.policies.policyFor(tenant, action);
       if (policy.retentionMs === null) continue;
-      const { rows } = await this.sql.query<Omit<OperationKey, 'tenant' | 'action'>>(
-        `select source, subject, revision from ledger_rm_operations
-          where tenant = $1 and action = $2 and (${FINISHED}) and last_change <= $3::timestamptz
-            and coalesce(fold->'state'->'archived', 'null'::jsonb) = 'null'::jsonb
-          order by last_change limit ${RETENTION_BATCH}`,
-        [tenant, action, new Date(now - policy.retentionMs).toISOString()],
+      const keys = await finishedOperations(
+        this.sql,
+        { tenant, action },
+        now - policy.retentionMs,
+        RETENTION_BATCH,
       );
-      for (const row of rows) {
+      for (const key of keys) {
         examined++;
-        const key: OperationKey = {
-          tenant,
-          action,
-          source: row.source,
-          subject: row.subject,
-          revision: Number(row.revision),
-        };
         const command = {
           type: 'ArchiveOperation',
           now: this.clock.now(),

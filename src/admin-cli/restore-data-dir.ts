@@ -20,6 +20,7 @@ import {
 } from '../event-store/postgres/restore-marker.js';
 import { freeBytesSync, mib, RECOVERY_BYTES } from '../event-store/postgres/free-space.js';
 import { pgliteStartParams } from '../event-store/postgres/pglite-start-params.js';
+import { STORED_EVENTS_SUMMARY } from '../event-store/sql/statements/stored-events-summary.js';
 
 /** A backup could not be written or restored (bad file, target not empty, no room); exit status 1. */
 export class AdminCliError extends Error {
@@ -178,9 +179,7 @@ async function stage(tar: Buffer, file: string, dir: string): Promise<RestoreRes
   });
   try {
     await db.waitReady;
-    const { rows } = await db.query<RestoreResult>(
-      `select count(*)::int as events, coalesce(max(global_position), -1)::text as "lastPosition" from ledger_events`,
-    );
+    const { rows } = await db.query<RestoreResult>(STORED_EVENTS_SUMMARY.text);
     await db.exec('checkpoint');
     return rows[0]!;
   } catch (error) {

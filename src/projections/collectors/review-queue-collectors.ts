@@ -1,10 +1,11 @@
 import { Gauge } from 'prom-client';
-import type { SqlQueryable } from '../event-store/sql-executor.js';
-import type { LedgerMetrics } from './ledger-metrics.js';
+import type { SqlQueryable } from '../../event-store/sql-executor.js';
+import type { LedgerMetrics } from '../../observability/prometheus/ledger-metrics.js';
+import { type ReviewQueueDepth, reviewQueueDepths } from '../operation-views/review-queue-queries.js';
 
 /**
  * Registers two gauges read at scrape time from the review queue read model
- * (`ledger_rm_review_queue`, one row per operation and reason — `unknown_outcome`,
+ * ({@link reviewQueueDepths}; one entry per operation and reason — `unknown_outcome`,
  * `final_failure`, `duplicate_effect`, `awaiting_approval`):
  * - `ledger_review_queue_items{tenant,reason}` — entries waiting now (for `unknown_outcome`: the
  *   unknown outcomes open);
@@ -19,16 +20,10 @@ export function registerReviewQueueCollectors(
   sql: SqlQueryable,
   now: () => number = Date.now,
 ): void {
-  let pending: Promise<{ tenant: string; reason: string; items: string; oldest: unknown }[]> | null = null;
+  let pending: Promise<ReviewQueueDepth[]> | null = null;
   const rows = () =>
-    (pending ??= sql
-      .query<{ tenant: string; reason: string; items: string; oldest: unknown }>(
-        `select tenant, reason, count(*)::text as items, min(since) as oldest
-           from ledger_rm_review_queue group by tenant, reason`,
-      )
-      .then((r) => r.rows)
-      .finally(() => setTimeout(() => (pending = null), 0)));
-  const gauge = (name: string, help: string, value: (row: { items: string; oldest: unknown }) => number) => {
+    (pending ??= reviewQueueDepths(sql).finally(() => setTimeout(() => (pending = null), 0)));
+  const gauge = (name: string, help: string, value: (row: ReviewQueueDepth) => number) => {
     const metric: Gauge<'tenant' | 'reason'> = new Gauge({
       name,
       help,
@@ -51,6 +46,6 @@ export function registerReviewQueueCollectors(
   gauge(
     'ledger_review_queue_oldest_age_seconds',
     'Age of the oldest review queue entry in seconds, by tenant and reason',
-    (row) => Math.max(0, (now() - new Date(row.oldest as string | Date).getTime()) / 1000),
+    (row) => Math.max(0, (now() - new Date(row.oldestSince).getTime()) / 1000),
   );
 }

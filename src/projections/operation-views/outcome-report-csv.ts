@@ -1,4 +1,4 @@
-import type { ReconciliationLine } from './reconciliation-queries.js';
+import type { ReconciliationLine } from './outcome-report-queries.js';
 
 /** Columns of the reconciliation CSV, in order (RFC 4180, header line first). */
 export const RECONCILIATION_CSV_COLUMNS: readonly (keyof ReconciliationLine)[] = [
