@@ -24,8 +24,11 @@ afterAll(() => ledger.close());
 /** An undici Pool that counts the requests dispatched through it (by `request` and by `fetch`). */
 class CountingPool extends Pool {
   requests = 0;
+  /** `GET /health` requests: the SDK asks for the ledger's capabilities once per client. */
+  capabilityAsks = 0;
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    this.requests++;
+    if (options.path === '/health') this.capabilityAsks++;
+    else this.requests++;
     return super.dispatch(options, handler);
   }
 }
@@ -90,6 +93,8 @@ it.each(['pglite-one-step', 'pglite-sdk-one-step'])(
         setGlobalDispatcher(before);
       }
       expect(pool.requests).toBe(5 * target.requests);
+      // packages/client/README.md "Capabilities": one ask per client, not one per job.
+      expect(pool.capabilityAsks).toBe(id.includes('sdk') ? 1 : 0);
     });
     expect(target.requests).toBe(2);
     expect(await confirmedWithStep(workload, id, 5)).toBe(5);
