@@ -8,7 +8,7 @@ import {
 export type KeyInput = OperationKeyInput;
 
 /**
- * The canonical key `tenant/source/action/subject@revision` (README "Operation identity"), each
+ * The canonical key `tenant/source/action/subject@revision` (docs/api.md "Operation identity"), each
  * part NFC-normalised first: operators type keys, and the ledger refuses other spellings.
  */
 export function canonicalKey(key: KeyInput): string {
