@@ -57,7 +57,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function run(
   store: 'pglite' | 'postgres',
   subscribers: number,
-  o: { seconds: number; loops: number; pgUrl: string; workDir: string; main?: string },
+  o: {
+    seconds: number;
+    loops: number;
+    pgUrl: string;
+    workDir: string;
+    main?: string;
+    /** Directory for the server's V8 CPU profile (node --cpu-prof), written when it stops. */
+    cpuProfDir?: string;
+  },
 ): Promise<Row> {
   const server = await startLedgerServer({
     name: `fanout-${store}-${subscribers}`,
@@ -73,6 +81,7 @@ async function run(
       LEDGER_MAX_SUBSCRIPTIONS: '10000',
       LEDGER_SWEEP_INTERVAL_MS: '0',
     },
+    nodeArgs: o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [],
   });
   const children: ChildProcess[] = [];
   try {
@@ -151,6 +160,7 @@ const { values } = parseArgs({
     loops: { type: 'string', default: '4' },
     'pg-url': { type: 'string' },
     main: { type: 'string' },
+    'server-cpu-prof': { type: 'string' },
   },
 });
 const pgUrl =
@@ -165,6 +175,8 @@ try {
         loops: Number(values.loops),
         pgUrl,
         workDir,
+        main: values.main,
+        cpuProfDir: values['server-cpu-prof'],
       });
       rows.push(row);
       console.error(JSON.stringify(row));
