@@ -84,7 +84,10 @@ it('encodes each page once per filter: subscribers of one filter are handed the 
   const feed = new FakeFeed();
   const shared = new SharedFeed(feed.read, 0n, 60_000, Infinity);
   const all = Array.from({ length: 300 }, () => new Recorder(0n));
-  const confirmed = Array.from({ length: 200 }, () => new Recorder(0n, JSON.stringify({ state: 'confirmed' })));
+  const confirmed = Array.from(
+    { length: 200 },
+    () => new Recorder(0n, JSON.stringify({ state: 'confirmed' })),
+  );
   for (const s of [...all, ...confirmed]) shared.add(s);
   await settle();
   feed.append(6);
