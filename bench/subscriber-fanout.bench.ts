@@ -1,7 +1,10 @@
 /**
  * Claims/s with many live subscribers, over real HTTP (`npm run bench:fanout -- [--stores
- * pglite,postgres] [--subscribers 40,2000] [--seconds 20] [--loops 4] [--pin on|off] [--pg-url
- * URL] [--main another build's dist/server/main.js] [--server-cpu-prof DIR]`).
+ * pglite,postgres] [--subscribers 40,2000] [--seconds 20] [--loops 4] [--pin on|off]
+ * [--fan-out-writes-per-s N] [--pg-url URL] [--main another build's dist/server/main.js]
+ * [--server-cpu-prof DIR]`). `--fan-out-writes-per-s` sets the server's
+ * LEDGER_SSE_FAN_OUT_WRITES_PER_S (unset: the server's default), to weigh the feed pacing's
+ * delivery delay against its CPU.
  *
  * For each store and subscriber count: a fresh ledger server process (`dist/server/main.js`, the
  * lease sweeper off so that no expiry adds changes), a subscriber process holding that many SSE
@@ -102,6 +105,8 @@ async function run(
     cpuProfDir?: string;
     /** Server on CPU 0; this process and its children (started after {@link pin}) on CPU 1. */
     pinned: boolean;
+    /** LEDGER_SSE_FAN_OUT_WRITES_PER_S of the server; undefined: its default. */
+    fanOutWritesPerS?: string;
   },
 ): Promise<Row> {
   const server = await startLedgerServer({
@@ -117,6 +122,7 @@ async function run(
       LEDGER_MAX_SSE_PER_KEY: '10000',
       LEDGER_MAX_SUBSCRIPTIONS: '10000',
       LEDGER_SWEEP_INTERVAL_MS: '0',
+      ...(o.fanOutWritesPerS ? { LEDGER_SSE_FAN_OUT_WRITES_PER_S: o.fanOutWritesPerS } : {}),
     },
     nodeArgs: o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [],
   });
@@ -214,6 +220,7 @@ const { values } = parseArgs({
     'pg-url': { type: 'string' },
     main: { type: 'string' },
     'server-cpu-prof': { type: 'string' },
+    'fan-out-writes-per-s': { type: 'string' },
     pin: { type: 'string', default: hasTaskset() && availableParallelism() >= 2 ? 'on' : 'off' },
   },
 });
@@ -236,6 +243,7 @@ try {
         main: values.main,
         cpuProfDir: values['server-cpu-prof'],
         pinned,
+        fanOutWritesPerS: values['fan-out-writes-per-s'],
       });
       rows.push(row);
       console.error(JSON.stringify(row));
@@ -245,7 +253,7 @@ try {
   rmSync(workDir, { recursive: true, force: true });
 }
 console.log(
-  `\nPinned: ${pinned ? 'server on CPU 0; subscribers, claim loops and this process on CPU 1; PostgreSQL unpinned' : 'no'}.\n`,
+  `\nPinned: ${pinned ? 'server on CPU 0; subscribers, claim loops and this process on CPU 1; PostgreSQL unpinned' : 'no'}. Fan-out pacing: ${values['fan-out-writes-per-s'] ?? "the server's default"} writes/s.\n`,
 );
 console.log(
   '| store | subscribers | claims/s | p50 ms | p99 ms | server cores idle | server cores under load | server CPU ms per claim | subscriber process cores | claim-loop cores | PostgreSQL cores | bytes per subscriber per claim | load average | delivered |',

@@ -64,7 +64,10 @@ export class ProjectionsModule implements OnModuleInit, BeforeApplicationShutdow
         {
           provide: ChangeHub,
           useFactory: (runtime: ProjectionRuntime, config: LedgerConfig) =>
-            new ChangeHub(runtime, { maxSubscriptions: config.maxSubscriptions }),
+            new ChangeHub(runtime, {
+              maxSubscriptions: config.maxSubscriptions,
+              fanOutWritesPerS: config.sseFanOutWritesPerS,
+            }),
           inject: [ProjectionRuntime, LEDGER_CONFIG],
         },
       ],

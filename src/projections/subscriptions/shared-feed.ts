@@ -9,10 +9,10 @@ export type FeedRead = (after: bigint, limit: number) => Promise<StoredChange[]>
 const PAGE = 200;
 
 /**
- * Writes per second one feed's fan-out aims to stay under: with N subscribers, reads start at
- * least N / this seconds apart (changes in between arrive together, coalesced per row as the feed
- * always does), so thousands of subscribers delay their changes a little instead of turning every
- * projector batch into thousands of socket writes.
+ * Writes per second one feed's fan-out aims to stay under by default (LEDGER_SSE_FAN_OUT_WRITES_PER_S):
+ * with N subscribers, reads start at least N / this seconds apart (changes in between arrive
+ * together, coalesced per row as the feed always does), so thousands of subscribers delay their
+ * changes a little instead of turning every projector batch into thousands of socket writes.
  */
 export const FAN_OUT_WRITES_PER_S = 4_000;
 
