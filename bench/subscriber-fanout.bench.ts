@@ -14,19 +14,20 @@
  * Markdown table and the ratio of claims/s with the most subscribers to that with the fewest
  * (goal ≥ 0.8×) per store.
  *
- * `--pin on` (the default when `taskset` (util-linux) exists and the machine has 2 CPUs or more)
- * runs the ledger server on CPU 0 and everything of the benchmark — this process, the subscriber
- * process and the claim loops — on CPU 1, in every row. Without it the load generators share the
- * server's cores, and 2 000 SSE clients take a large share of them that 40 do not: the rows with
- * many subscribers then measure the server with less CPU than the rows with few, which is not the
- * server's fan-out cost. Pinned, the server has the same one CPU in every row. PostgreSQL's
- * backends are not pinned (a shared server of other processes too): they run on either CPU, so
- * on PostgreSQL the server and the load generators lend some time to them; their CPU is reported.
+ * `--pin on` (the default when `taskset` (util-linux) exists and this process may use 2 CPUs or
+ * more) runs the ledger server on the first of them ("CPU 0") and everything of the benchmark —
+ * this process, the subscriber process and the claim loops — on the second ("CPU 1"), in every
+ * row. Without it the load generators share the server's cores, and 2 000 SSE clients take a large
+ * share of them that 40 do not: the rows with many subscribers then measure the server with less
+ * CPU than the rows with few, which is not the server's fan-out cost. Pinned, the server has the
+ * same one CPU in every row. PostgreSQL's backends are not pinned (a shared server of other
+ * processes too): they run on either CPU, so on PostgreSQL the server and the load generators lend
+ * some time to them; their CPU is reported.
  * `--server-cpu-prof DIR` writes the server's V8 CPU profile (`node --cpu-prof`) there on exit.
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -90,6 +91,19 @@ function hasTaskset(): boolean {
   }
 }
 
+/** The CPUs this process may run on (`Cpus_allowed_list` of /proc/self/status, proc(5)); [] if unknown. */
+function allowedCpus(): number[] {
+  try {
+    const line = /^Cpus_allowed_list:\s*(\S+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '';
+    return line.split(',').flatMap((part) => {
+      const [from, to = from] = part.split('-').map(Number);
+      return Array.from({ length: to! - from! + 1 }, (_, i) => from! + i);
+    });
+  } catch {
+    return [];
+  }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function run(
@@ -103,7 +117,7 @@ async function run(
     main?: string;
     /** Directory for the server's V8 CPU profile (node --cpu-prof), written when it stops. */
     cpuProfDir?: string;
-    /** Server on CPU 0; this process and its children (started after {@link pin}) on CPU 1. */
+    /** Server on its own CPU; this process and its children (started after {@link pin}) on another. */
     pinned: boolean;
     /** LEDGER_SSE_FAN_OUT_WRITES_PER_S of the server; undefined: its default. */
     fanOutWritesPerS?: string;
@@ -129,7 +143,7 @@ async function run(
   const children: ChildProcess[] = [];
   let pgCpu: PostgresCpuMeter | null = null;
   try {
-    if (o.pinned) pin(server.process.pid, 0);
+    if (o.pinned) pin(server.process.pid, serverCpu);
     if (server.database) pgCpu = await PostgresCpuMeter.open(server.database.connectionString);
     const auditor = await createBenchKey(server.process.url, server.adminToken, 'fanout-auditor', [
       'auditor',
@@ -221,13 +235,15 @@ const { values } = parseArgs({
     main: { type: 'string' },
     'server-cpu-prof': { type: 'string' },
     'fan-out-writes-per-s': { type: 'string' },
-    pin: { type: 'string', default: hasTaskset() && availableParallelism() >= 2 ? 'on' : 'off' },
+    pin: { type: 'string', default: hasTaskset() && allowedCpus().length >= 2 ? 'on' : 'off' },
   },
 });
 if (values.pin !== 'on' && values.pin !== 'off') throw new Error('--pin takes on or off');
 const pinned = values.pin === 'on';
-// Before any child starts, so that the subscriber and claim-loop processes inherit CPU 1.
-if (pinned) pin(process.pid, 1);
+// The first two CPUs this process may use: the server's, and the load generators'.
+const [serverCpu = 0, loadCpu = 1] = allowedCpus();
+// Before any child starts, so that the subscriber and claim-loop processes inherit the load CPU.
+if (pinned) pin(process.pid, loadCpu);
 const pgUrl =
   values['pg-url'] ?? process.env['LEDGER_BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const workDir = mkdtempSync(join(tmpdir(), 'ledger-fanout-'));
@@ -253,7 +269,7 @@ try {
   rmSync(workDir, { recursive: true, force: true });
 }
 console.log(
-  `\nPinned: ${pinned ? 'server on CPU 0; subscribers, claim loops and this process on CPU 1; PostgreSQL unpinned' : 'no'}. Fan-out pacing: ${values['fan-out-writes-per-s'] ?? "the server's default"} writes/s.\n`,
+  `\nPinned: ${pinned ? `server on CPU ${serverCpu}; subscribers, claim loops and this process on CPU ${loadCpu}; PostgreSQL unpinned` : 'no'}. Fan-out pacing: ${values['fan-out-writes-per-s'] ?? "the server's default"} writes/s.\n`,
 );
 console.log(
   '| store | subscribers | claims/s | p50 ms | p99 ms | server cores idle | server cores under load | server CPU ms per claim | subscriber process cores | claim-loop cores | PostgreSQL cores | bytes per subscriber per claim | load average | delivered |',
