@@ -23,6 +23,8 @@ export interface LedgerServerSpec {
   readonly main?: string;
   /** More environment configuration (docs/configuration.md), e.g. `LEDGER_RATE_LIMIT`. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Node.js options of the server process, e.g. `--cpu-prof` (see ServerSpec.nodeArgs). */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** A running ledger with its worker tokens. */
@@ -64,6 +66,7 @@ export async function startLedgerServer(spec: LedgerServerSpec): Promise<LedgerS
       readyPath: '/health',
       logFile: join(spec.workDir, `${spec.name}.log`),
       startTimeoutMs: 60_000,
+      nodeArgs: spec.nodeArgs,
     });
   } catch (err) {
     await database?.drop();

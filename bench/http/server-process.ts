@@ -17,6 +17,8 @@ export interface ServerSpec {
   readonly logFile: string;
   /** Longest wait for readiness, ms. */
   readonly startTimeoutMs: number;
+  /** Node.js options before the script, e.g. `--cpu-prof` (not all are allowed in NODE_OPTIONS). */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** A server process started by {@link startServer}. */
@@ -56,7 +58,7 @@ export async function startServer(spec: ServerSpec): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = createWriteStream(spec.logFile);
-  const child = spawn(process.execPath, [spec.script], {
+  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), spec.script], {
     env: { ...process.env, NO_COLOR: '1', ...spec.env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

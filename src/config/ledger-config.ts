@@ -76,6 +76,12 @@ export interface LedgerConfig {
    */
   readonly maxSubscriptions: number;
   /**
+   * Socket writes a second one live feed's fan-out aims to stay under: with N subscribers its
+   * reads start at least N / this seconds apart. Lower costs less CPU per change and delivers
+   * later (docs/api.md, Subscriptions).
+   */
+  readonly sseFanOutWritesPerS: number;
+  /**
    * How long a verified key stays cached in memory, ms (0: look it up on every request). A key
    * revoked by another process (CLI, another replica) is refused at the latest after this.
    */
@@ -146,6 +152,7 @@ export const DEFAULT_CONFIG: LedgerConfig = {
   rateLimitWindowMs: 1000,
   maxSsePerKey: 10,
   maxSubscriptions: 5_000,
+  sseFanOutWritesPerS: 4_000,
   authCacheMs: 5000,
   projector: true,
   projectorBatchSize: 500,
@@ -272,6 +279,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
     ),
     maxSsePerKey: intVar(env, 'LEDGER_MAX_SSE_PER_KEY', DEFAULT_CONFIG.maxSsePerKey, 1, 10_000),
     maxSubscriptions: intVar(env, 'LEDGER_MAX_SUBSCRIPTIONS', DEFAULT_CONFIG.maxSubscriptions, 1, 1_000_000),
+    sseFanOutWritesPerS: intVar(
+      env,
+      'LEDGER_SSE_FAN_OUT_WRITES_PER_S',
+      DEFAULT_CONFIG.sseFanOutWritesPerS,
+      100,
+      1_000_000,
+    ),
     authCacheMs: intVar(env, 'LEDGER_AUTH_CACHE_MS', DEFAULT_CONFIG.authCacheMs, 0, 3_600_000),
     projector: onOff(env, 'LEDGER_PROJECTOR', DEFAULT_CONFIG.projector),
     projectorBatchSize: intVar(

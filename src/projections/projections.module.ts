@@ -42,7 +42,10 @@ import { SubscriptionsController } from './subscriptions/subscriptions.controlle
     {
       provide: ChangeHub,
       useFactory: (runtime: ProjectionRuntime, config: LedgerConfig) =>
-        new ChangeHub(runtime, { maxSubscriptions: config.maxSubscriptions }),
+        new ChangeHub(runtime, {
+          maxSubscriptions: config.maxSubscriptions,
+          fanOutWritesPerS: config.sseFanOutWritesPerS,
+        }),
       inject: [ProjectionRuntime, LEDGER_CONFIG],
     },
   ],

@@ -34,6 +34,8 @@ class FakeFeed {
 /** A subscriber that records the positions it was sent; `slow` makes its buffer report full once. */
 class Recorder implements FeedSubscriber {
   readonly got: bigint[] = [];
+  /** What each write handed over, as given (to tell one shared encoding from one per subscriber). */
+  readonly chunks: unknown[] = [];
   closed = false;
   constructor(
     public after: bigint,
@@ -44,8 +46,9 @@ class Recorder implements FeedSubscriber {
   accepts(change: StoredChange): boolean {
     return this.filterKey === '{}' || change.data.state === JSON.parse(this.filterKey).state;
   }
-  write(text: string, through: bigint): boolean {
-    for (const m of text.matchAll(/^id: (\d+)$/gm)) this.got.push(BigInt(m[1]!));
+  write(chunk: Buffer, through: bigint): boolean {
+    this.chunks.push(chunk);
+    for (const m of chunk.toString('utf8').matchAll(/^id: (\d+)$/gm)) this.got.push(BigInt(m[1]!));
     this.after = through;
     const full = this.slowOnce;
     this.slowOnce = false;
@@ -75,6 +78,32 @@ it('reads each projected batch once for 500 subscribers, and each receives every
   shared.stop();
   expect(feed.reads).toBe(5);
   for (const s of live) expect(s.got).toEqual(range(11, 30));
+});
+
+it('encodes each page once per filter: subscribers of one filter are handed the very same bytes', async () => {
+  const feed = new FakeFeed();
+  const shared = new SharedFeed(feed.read, 0n, 60_000, Infinity);
+  const all = Array.from({ length: 300 }, () => new Recorder(0n));
+  const confirmed = Array.from(
+    { length: 200 },
+    () => new Recorder(0n, JSON.stringify({ state: 'confirmed' })),
+  );
+  for (const s of [...all, ...confirmed]) shared.add(s);
+  await settle();
+  feed.append(6);
+  shared.wake();
+  await settle();
+  feed.append(2);
+  shared.wake();
+  await settle();
+  shared.stop();
+  const handed = [...all, ...confirmed].flatMap((s) => s.chunks);
+  expect(handed).toHaveLength(500 * 2); // one write per subscriber per page
+  const distinct = new Set(handed);
+  expect(distinct.size).toBe(2 * 2); // one encoding per filter per page, not one per subscriber
+  for (const chunk of distinct) expect(Buffer.isBuffer(chunk)).toBe(true);
+  for (const s of all) expect(s.got).toEqual(range(1, 8));
+  for (const s of confirmed) expect(s.got).toEqual([2n, 4n, 6n, 8n]);
 });
 
 it('paces its reads by the number of subscribers, so a burst of batches costs few fan-outs', async () => {

@@ -1,7 +1,7 @@
 import { problem } from '../../common/problem.js';
 import { ProblemException } from '../../common/problem.exception.js';
 import type { ProjectionRuntime } from '../projection-runtime.js';
-import { SharedFeed } from './shared-feed.js';
+import { FAN_OUT_WRITES_PER_S, SharedFeed } from './shared-feed.js';
 import type { SseSession } from './sse-session.js';
 
 /** Options of the {@link ChangeHub}. */
@@ -10,6 +10,8 @@ export interface ChangeHubOptions {
   readonly maxSubscriptions: number;
   /** Fallback poll of each feed when no change signal arrives, ms. @defaultValue 1000 */
   readonly pollMs?: number;
+  /** Pacing of each feed (LEDGER_SSE_FAN_OUT_WRITES_PER_S). @defaultValue {@link FAN_OUT_WRITES_PER_S} */
+  readonly fanOutWritesPerS?: number;
 }
 
 /** Seconds a subscriber refused for the process-wide cap is told to wait (RFC 9110 §10.2.3). */
@@ -85,6 +87,7 @@ export class ChangeHub {
         (after, limit) => model.readFeed(sql, name, tenant, after, limit),
         checkpoint,
         this.options.pollMs ?? 1000,
+        this.options.fanOutWritesPerS ?? FAN_OUT_WRITES_PER_S,
       );
       this.feeds.set(id, feed);
     }

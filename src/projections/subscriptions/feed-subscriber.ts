@@ -2,7 +2,7 @@ import type { StoredChange } from '../core/read-model.js';
 
 /**
  * What a {@link SharedFeed} needs of one subscriber (an SSE session): where it stands, what it
- * wants and how to hand it text.
+ * wants and how to hand it bytes.
  */
 export interface FeedSubscriber {
   /** Position of the last change passed to it (sent, or skipped by its filter). */
@@ -13,10 +13,11 @@ export interface FeedSubscriber {
   /** Whether its filter lets `change` through. */
   accepts(change: StoredChange): boolean;
   /**
-   * Writes `text` (whole SSE blocks, possibly empty) and moves {@link after} to `through`.
+   * Writes `chunk` (whole SSE blocks as UTF-8, possibly empty) and moves {@link after} to
+   * `through`. The same Buffer is handed to every subscriber with the same filter: never modify it.
    * @returns false when the client's unsent buffer is over its bound (wait for {@link drained}).
    */
-  write(text: string, through: bigint): boolean;
+  write(chunk: Buffer, through: bigint): boolean;
   /** Resolves once the client took its buffered text (or went away). */
   drained(): Promise<void>;
 }

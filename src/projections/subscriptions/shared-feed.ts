@@ -9,10 +9,10 @@ export type FeedRead = (after: bigint, limit: number) => Promise<StoredChange[]>
 const PAGE = 200;
 
 /**
- * Writes per second one feed's fan-out aims to stay under: with N subscribers, reads start at
- * least N / this seconds apart (changes in between arrive together, coalesced per row as the feed
- * always does), so thousands of subscribers delay their changes a little instead of turning every
- * projector batch into thousands of socket writes.
+ * Writes per second one feed's fan-out aims to stay under by default (LEDGER_SSE_FAN_OUT_WRITES_PER_S):
+ * with N subscribers, reads start at least N / this seconds apart (changes in between arrive
+ * together, coalesced per row as the feed always does), so thousands of subscribers delay their
+ * changes a little instead of turning every projector batch into thousands of socket writes.
  */
 export const FAN_OUT_WRITES_PER_S = 4_000;
 
@@ -20,7 +20,7 @@ export const FAN_OUT_WRITES_PER_S = 4_000;
  * One feed of one tenant (a read model's feed), read once for all its subscribers in this
  * process: a shared cursor (`head`) reads the changes after it when woken (a projector batch
  * committed, or the fallback poll) and hands each page to every *joined* subscriber — one read
- * per page whatever the number of subscribers; the text of a page is built once per filter.
+ * per page whatever the number of subscribers; the bytes of a page are built once per filter.
  *
  * A subscriber behind the cursor (it resumed from an older Last-Event-ID, or its client was too
  * slow and its buffer passed its bound) *catches up* on its own reads from its position until it
@@ -116,23 +116,28 @@ export class SharedFeed {
     }
   }
 
-  /** Hands one page to every joined subscriber and moves the cursor to its last change. */
+  /**
+   * Hands one page to every joined subscriber and moves the cursor to its last change. Each
+   * change is serialised once, and the page's bytes are encoded once per distinct filter: the
+   * subscribers of a filter share one Buffer, so a subscriber costs one socket write of bytes
+   * already encoded (no JSON, no UTF-8 encoding, no filter call of its own).
+   */
   private fanOut(changes: readonly StoredChange[], through: bigint): void {
     const frames = changes.map(changeFrame);
-    const byFilter = new Map<string, string>();
+    const byFilter = new Map<string, Buffer>();
     for (const s of this.joined) {
       if (s.closed) {
         this.joined.delete(s);
         continue;
       }
-      let text: string;
+      let chunk: Buffer;
       if (s.after <= this.head) {
-        text = byFilter.get(s.filterKey) ?? textFor(s, changes, frames);
-        byFilter.set(s.filterKey, text);
+        chunk = byFilter.get(s.filterKey) ?? bytesFor(s, changes, frames);
+        byFilter.set(s.filterKey, chunk);
       } else {
-        text = textFor(s, changes, frames); // joined ahead of the cursor: skip what it has seen
+        chunk = bytesFor(s, changes, frames); // joined ahead of the cursor: skip what it has seen
       }
-      if (!s.write(text, through)) {
+      if (!s.write(chunk, through)) {
         this.joined.delete(s);
         void this.catchUp(s);
       }
@@ -166,7 +171,7 @@ export class SharedFeed {
         }
         if (s.closed) return;
         const last = changes.at(-1);
-        if (last && !s.write(textFor(s, changes, changes.map(changeFrame)), last.position)) {
+        if (last && !s.write(bytesFor(s, changes, changes.map(changeFrame)), last.position)) {
           await s.drained();
           continue;
         }
@@ -194,11 +199,11 @@ export class SharedFeed {
   }
 }
 
-/** The blocks of the changes after `s.after` that its filter accepts. */
-function textFor(s: FeedSubscriber, changes: readonly StoredChange[], frames: readonly string[]): string {
+/** The blocks of the changes after `s.after` that its filter accepts, as UTF-8. */
+function bytesFor(s: FeedSubscriber, changes: readonly StoredChange[], frames: readonly string[]): Buffer {
   let text = '';
   changes.forEach((change, i) => {
     if (change.position > s.after && s.accepts(change)) text += frames[i]!;
   });
-  return text;
+  return Buffer.from(text, 'utf8');
 }

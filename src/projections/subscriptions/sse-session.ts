@@ -42,7 +42,7 @@ const MAX_BUFFERED_BYTES = 256 * 1024;
  * changed after that id — none missed, none twice unless it changed again — in its latest state:
  * the feed is read from the read model's rows, which carry the position of their last change and
  * are committed with the checkpoint in position order (docs/api.md "Subscriptions"). The reads are
- * made by the feed's {@link SharedFeed}, which hands this session its text ({@link write}).
+ * made by the feed's {@link SharedFeed}, which hands this session its bytes ({@link write}).
  */
 export class SseSession implements FeedSubscriber {
   private position: bigint;
@@ -127,9 +127,9 @@ export class SseSession implements FeedSubscriber {
     this.heartbeat.unref();
   }
 
-  write(text: string, through: bigint): boolean {
+  write(chunk: Buffer, through: bigint): boolean {
     if (this.ended) return true;
-    if (text) this.o.res.write(text);
+    if (chunk.length > 0) this.o.res.write(chunk);
     if (through > this.position) this.position = through;
     return this.o.res.writableLength <= MAX_BUFFERED_BYTES;
   }
