@@ -45,6 +45,15 @@ describe('SseConnectionLimiter', () => {
     expect(refusal).toBeInstanceOf(ProblemException);
     expect((refusal as ProblemException).problem).toMatchObject({ status: 429, code: 'rate-limited' });
     expect(Number((refusal as ProblemException).headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    expect((refusal as ProblemException).problem).toEqual({
+      type: 'https://operation-ledger.dev/problems/rate-limited',
+      title: expect.any(String),
+      status: 429,
+      detail: 'this API key holds 2 open subscriptions, the most allowed; close one first',
+      code: 'rate-limited',
+      retryAfterS: 5,
+    });
+    expect((refusal as ProblemException).headers).toEqual({ 'Retry-After': '5' });
     expect(() => limiter.acquire(caller('b'))).not.toThrow();
     a1.release();
     a1.release(); // idempotent

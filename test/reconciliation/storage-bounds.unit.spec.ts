@@ -28,6 +28,20 @@ describe("a tenant's bounds on kept reconciliation rows", () => {
       ],
     });
     expect(refused?.problem.detail).toMatch(/^tenant acme may keep at most 1000 rows .* keep 900 rows/);
+    expect(refused?.problem).toEqual({
+      type: 'https://operation-ledger.dev/problems/payload-too-large',
+      title: expect.any(String),
+      status: 413,
+      detail:
+        'tenant acme may keep at most 1000 rows of reconciliation uploads (LEDGER_RECONCILIATION_TENANT_MAX_ROWS); ' +
+        'its runs keep 900 rows and this upload goes past it. Nothing of it was kept; retry once earlier runs ' +
+        'finished (their rows are then removed)',
+      code: 'payload-too-large',
+      errors: [
+        { field: 'body', message: 'at most 1000 rows per tenant (LEDGER_RECONCILIATION_TENANT_MAX_ROWS)' },
+      ],
+    });
+    expect(refused?.headers).toEqual({});
   });
 
   it('refuse past the byte bound naming it in KiB', () => {
