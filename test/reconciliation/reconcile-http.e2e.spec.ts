@@ -188,7 +188,10 @@ describe('rights and tenants', () => {
     });
     // The source upload to a run of another tenant gets the same 404, not a 409 naming its state.
     const upload = await other.source('globex', mine.body.id, {}, '{"source":"s"}\n', 'application/x-ndjson');
-    expect([upload.status, upload.headers.get('content-type')]).toEqual([404, hidden.headers.get('content-type')]);
+    expect([upload.status, upload.headers.get('content-type')]).toEqual([
+      404,
+      hidden.headers.get('content-type'),
+    ]);
     expect(upload.body).toEqual(hidden.body);
     expect((await other.get('/v1/tenants/globex/reconciliations')).body.items).toEqual([]);
   });

@@ -2,14 +2,22 @@
 // "Storage bounds"): the tenant's bounds name the limit that was hit, work stops above what a
 // restart needs, and chunks shrink with wide rows so one chunk cannot write through the headroom.
 import { chunkLines, MAX_CHUNK_LINES, MIN_CHUNK_LINES } from '../../src/reconciliation/job/chunk-lines.js';
+import { uploadRefusalProblem } from '../../src/reconciliation/http/reconciliation-http-answer.js';
 import {
   diskFloorReason,
-  tenantBoundProblem,
+  tenantBoundRefusal,
+  type Stored,
   type StorageBounds,
 } from '../../src/reconciliation/storage-bounds.js';
 
 const MIB = 1024 * 1024;
 const bounds: StorageBounds = { tenantMaxRows: 1000, tenantMaxBytes: 64 * 1024, diskHeadroomBytes: 64 * MIB };
+
+/** The refusal as the HTTP edge answers it (undefined when the batch fits). */
+const tenantBoundProblem = (tenant: string, stored: Stored, batch: Stored, b: StorageBounds) => {
+  const refusal = tenantBoundRefusal(tenant, stored, batch, b);
+  return refusal && uploadRefusalProblem(refusal);
+};
 
 describe("a tenant's bounds on kept reconciliation rows", () => {
   it('let a batch through up to the bound, counting what the tenant keeps already', () => {
