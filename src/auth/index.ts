@@ -8,7 +8,11 @@ export { Public, RequireRole } from './require-role.decorator.js';
 export { CurrentCaller } from './current-caller.decorator.js';
 export { assertTenantAccess } from './assert-tenant-access.js';
 export { forbidden, forbiddenTenant, rateLimited, unauthenticated } from './auth-problems.js';
-export { SseConnectionLimiter, type SseConnectionLease } from './sse-connection-limiter.js';
+export {
+  SseConnectionLimiter,
+  type SseConnectionLease,
+  type SseConnectionsRefused,
+} from './sse-connection-limiter.js';
 export { ApiKeyService } from './api-key.service.js';
 export { createApiKey, type CreateApiKeyOptions } from './create-api-key.js';
 export { createAppApiKey } from './create-app-api-key.js';

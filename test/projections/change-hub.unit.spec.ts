@@ -2,21 +2,20 @@
 // 503 `too-many-subscriptions` with Retry-After, and a released slot lets the next one in.
 import { ProblemException } from '../../src/common/problem.exception.js';
 import type { ProjectionRuntime } from '../../src/projections/projection-runtime.js';
-import { ChangeHub } from '../../src/projections/subscriptions/change-hub.js';
+import { ChangeHub, type SubscriptionsFull } from '../../src/projections/subscriptions/change-hub.js';
+import { subscriptionRefusalProblem } from '../../src/projections/subscriptions/subscriptions-http-answer.js';
 
 describe('ChangeHub.admit', () => {
   it('refuses past maxSubscriptions with 503 too-many-subscriptions and Retry-After, until a slot is released', () => {
     const hub = new ChangeHub({} as ProjectionRuntime, { maxSubscriptions: 2 });
     const first = hub.admit();
     hub.admit();
-    let refusal: unknown;
-    try {
-      hub.admit();
-    } catch (err) {
-      refusal = err;
-    }
+    const full = hub.admit();
+    expect(full).toEqual({ kind: 'full', serving: 2, retryAfterS: 5 });
+    // as the subscription routes answer it
+    const refusal = subscriptionRefusalProblem(full as SubscriptionsFull);
     expect(refusal).toBeInstanceOf(ProblemException);
-    expect((refusal as ProblemException).problem).toEqual({
+    expect(refusal.problem).toEqual({
       type: 'https://operation-ledger.dev/problems/too-many-subscriptions',
       title: expect.any(String),
       status: 503,
@@ -24,10 +23,11 @@ describe('ChangeHub.admit', () => {
       code: 'too-many-subscriptions',
       retryAfterS: 5,
     });
-    expect((refusal as ProblemException).headers).toEqual({ 'Retry-After': '5' });
-    first.release();
-    first.release(); // idempotent
-    expect(() => hub.admit()).not.toThrow();
-    expect(() => hub.admit()).toThrow(ProblemException);
+    expect(refusal.headers).toEqual({ 'Retry-After': '5' });
+    if (first.kind !== 'admitted') throw new Error('the first subscription is admitted');
+    first.slot.release();
+    first.slot.release(); // idempotent
+    expect(hub.admit().kind).toBe('admitted');
+    expect(hub.admit().kind).toBe('full');
   });
 });
