@@ -34,10 +34,14 @@ import { readRecords } from './upload/read-records.js';
 import { sourceRow } from './upload/source-row.js';
 import { uploadLimitsFromEnv, type UploadLimits } from './upload/upload-limits.js';
 import { openUpload, uploadStreamRefusal } from './upload/upload-stream.js';
-import { UploadRefusedError, type UploadOutcome, type UploadRefusal } from './upload-refusal.js';
+import type { ReconciliationRun } from './run.js';
+import { UploadRefusedError, type UploadRefusal } from './upload-refusal.js';
 
 /** How often a receiving upload renews its run's lease, ms (it lapses after `STALE_HOLDER_S`, sql/run-store.ts). */
 const UPLOAD_HEARTBEAT_MS = 5_000;
+
+/** What an upload came to: its run, received (queued or awaiting its source), or the refusal. */
+export type UploadOutcome = { readonly kind: 'received'; readonly run: ReconciliationRun } | UploadRefusal;
 
 /**
  * Starting runs: receives the uploads (streamed into the spill tables, see upload/ingest.ts) and

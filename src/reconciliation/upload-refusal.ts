@@ -1,8 +1,6 @@
 import type { FieldError } from '../common/validation.js';
-import type { ReconciliationRun, RunStatus } from './run.js';
-
-/** What an upload came to: its run, received (queued or awaiting its source), or the refusal. */
-export type UploadOutcome = { readonly kind: 'received'; readonly run: ReconciliationRun } | UploadRefusal;
+// the run's status from the protocol, not run.ts: the upload readers import this file
+import type { ReconciliationStatus as RunStatus } from '@operation-ledger/protocol';
 
 /**
  * Why an upload (a new run's destination export, or a run's source intents) was refused, as a

@@ -5,10 +5,9 @@ import { ReconciliationRunDto } from './run-answers.dto.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentCaller, RequireRole, type Caller } from '../../auth/index.js';
 import { readableTenant } from '../../projections/http/tenant-param.js';
-import { ReconciliationService } from '../reconciliation.service.js';
+import { ReconciliationService, type UploadOutcome } from '../reconciliation.service.js';
 import { presentRun } from './present-run.js';
 import { uploadRefusalProblem } from './reconciliation-http-answer.js';
-import type { UploadOutcome } from '../upload-refusal.js';
 import { CreateReconciliationQueryDto, SourceUploadQueryDto } from './reconciliation-queries.dto.js';
 import { runIdPipe } from './run-id.pipe.js';
 

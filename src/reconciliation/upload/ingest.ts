@@ -1,6 +1,6 @@
 import type { UploadRecord } from './read-records.js';
 import type { InvalidUpload, UploadTooLarge } from '../upload-refusal.js';
-import { invalidUpload, MAX_LISTED_ROW_ERRORS, RowError } from './upload-errors.js';
+import { MAX_LISTED_ROW_ERRORS, RowError } from './upload-errors.js';
 import type { UploadLimits } from './upload-limits.js';
 import { SPILL_BATCH } from '../sql/spill-rows.js';
 
@@ -79,4 +79,16 @@ export async function ingest<Row>(
     await iterator.return?.(undefined);
   }
   return { kind: 'ingested', rows: count };
+}
+
+/**
+ * 422 `invalid-upload` as a value: the first {@link MAX_LISTED_ROW_ERRORS} of `errors`, each
+ * naming its row and column, in the `what` upload.
+ */
+function invalidUpload(errors: readonly RowError[], what: string): InvalidUpload {
+  return {
+    kind: 'invalid-upload',
+    errors: errors.slice(0, MAX_LISTED_ROW_ERRORS).map((e) => e.toFieldError()),
+    what,
+  };
 }

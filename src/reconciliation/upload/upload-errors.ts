@@ -1,5 +1,4 @@
 import type { FieldError } from '../../common/validation.js';
-import type { InvalidUpload } from '../upload-refusal.js';
 
 /** Most field errors listed in one answer (the first ones in file order). */
 export const MAX_LISTED_ROW_ERRORS = 20;
@@ -21,18 +20,6 @@ export class RowError extends Error {
       message: this.message,
     };
   }
-}
-
-/**
- * 422 `invalid-upload` as a value: the first {@link MAX_LISTED_ROW_ERRORS} of `errors`, each
- * naming its row and column, in the `what` upload.
- */
-export function invalidUpload(errors: readonly RowError[], what: string): InvalidUpload {
-  return {
-    kind: 'invalid-upload',
-    errors: errors.slice(0, MAX_LISTED_ROW_ERRORS).map((e) => e.toFieldError()),
-    what,
-  };
 }
 
 /**
