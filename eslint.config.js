@@ -139,16 +139,28 @@ export default tseslint.config(
     },
   },
   {
-    // Refusals are values in the application layer of src/operations (handlers, services, the
-    // locator): a handler returns `{ kind: 'refused' | 'not-found' | … }` and the HTTP edge —
-    // controllers, pipes, interceptors, DTOs and each slice's *-http-answer.ts — answers it
-    // (docs/architecture.md "Transport — HTTP"). Only the edge builds or throws a ProblemException.
-    files: ['src/operations/**/*.ts'],
+    // Refusals are values in the application layer of every room (handlers, services, the
+    // locator, jobs, stores): a handler returns `{ kind: 'refused' | 'not-found' | … }` and the
+    // HTTP edge answers it (docs/architecture.md "Transport — HTTP"). The edge is named by file:
+    // controllers, pipes, guards, interceptors, filters, middleware, DTOs, each room's
+    // *-http-answer.ts and http/ folder, and src/common's request-body parsers and problem
+    // plumbing. Only the edge builds or throws a ProblemException.
+    files: ['src/**/*.ts'],
     ignores: [
-      'src/operations/**/*.{controller,pipe,interceptor,dto}.ts',
-      'src/operations/**/*-http-answer.ts',
+      'src/ledger/**',
+      'src/**/*.{controller,pipe,guard,interceptor,filter,middleware,decorator,dto}.ts',
+      'src/**/*-http-answer.ts',
+      'src/**/http/**',
+      'src/**/openapi/**',
       'src/operations/problem-answer.ts',
       'src/operations/request-context.ts',
+      // the problem factories and checks the guards, middleware and controllers share
+      'src/auth/{auth-problems,authenticate-request,assert-tenant-access}.ts',
+      // src/common: the problem document and its exception, the request-body parsers and the
+      // answers of errors the framework or the socket raises before a route runs
+      'src/common/{problem,problem.exception,error-problem,validation}.ts',
+      'src/common/{json-body,utf8-body,concurrent-bodies,json-content-headers}.ts',
+      'src/common/{client-errors,framework-errors,request-deadline,storable-query}.ts',
     ],
     rules: {
       'no-restricted-syntax': [
@@ -169,7 +181,18 @@ export default tseslint.config(
           patterns: [
             { group: ['**/packages/**'], message: 'import @operation-ledger/client by name' },
             {
-              group: ['**/common/problem.exception.js', '**/auth/auth-problems.js'],
+              group: ['**/problem.exception.js', '**/auth-problems.js', '**/*-http-answer.js'],
+              message: 'the application layer returns refusals as values; only the HTTP edge builds problems',
+            },
+            {
+              group: ['**/auth/index.js', './index.js'],
+              importNames: [
+                'forbidden',
+                'forbiddenTenant',
+                'rateLimited',
+                'unauthenticated',
+                'assertTenantAccess',
+              ],
               message: 'the application layer returns refusals as values; only the HTTP edge builds problems',
             },
           ],

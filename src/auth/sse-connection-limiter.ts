@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LEDGER_CONFIG } from '../config/config.token.js';
 import type { LedgerConfig } from '../config/ledger-config.js';
-import { rateLimited } from './auth-problems.js';
 import type { Caller } from './caller.js';
 
 /** Seconds a refused subscriber is told to wait before trying again. */
@@ -13,8 +12,19 @@ export interface SseConnectionLease {
 }
 
 /**
+ * No slot: `caller`'s key holds `held` connections, the cap; answered 429 `rate-limited` with
+ * `Retry-After: retryAfterS` by the route that subscribes.
+ */
+export interface SseConnectionsRefused {
+  readonly kind: 'refused';
+  readonly held: number;
+  readonly retryAfterS: number;
+}
+
+/**
  * Caps the open SSE subscriptions per API key (LedgerConfig.maxSsePerKey), in this process: a
- * route acquires a lease per subscription (429 over the cap) and releases it when the stream closes.
+ * route acquires a lease per subscription (answered 429 over the cap) and releases it when the
+ * stream closes.
  */
 @Injectable()
 export class SseConnectionLimiter {
@@ -23,21 +33,17 @@ export class SseConnectionLimiter {
   constructor(@Inject(LEDGER_CONFIG) private readonly config: LedgerConfig) {}
 
   /**
-   * Takes a connection slot for `caller`'s key.
-   * @throws ProblemException 429 `rate-limited` with Retry-After when the key holds
-   *   `maxSsePerKey` connections already.
+   * Takes a connection slot for `caller`'s key, or answers that the key holds `maxSsePerKey`
+   * connections already.
    */
-  acquire(caller: Caller): SseConnectionLease {
+  acquire(
+    caller: Caller,
+  ): { readonly kind: 'acquired'; readonly lease: SseConnectionLease } | SseConnectionsRefused {
     const held = this.open.get(caller.keyId) ?? 0;
-    if (held >= this.config.maxSsePerKey) {
-      throw rateLimited(
-        `this API key holds ${held} open subscriptions, the most allowed; close one first`,
-        SSE_RETRY_AFTER_S,
-      );
-    }
+    if (held >= this.config.maxSsePerKey) return { kind: 'refused', held, retryAfterS: SSE_RETRY_AFTER_S };
     this.open.set(caller.keyId, held + 1);
     let released = false;
-    return {
+    const lease: SseConnectionLease = {
       release: () => {
         if (released) return;
         released = true;
@@ -46,6 +52,7 @@ export class SseConnectionLimiter {
         else this.open.set(caller.keyId, n);
       },
     };
+    return { kind: 'acquired', lease };
   }
 
   /** Open connections of `caller`'s key. */

@@ -3,14 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import type { FastifyReply } from 'fastify';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import {
-  ALL_TENANTS,
-  type Caller,
-  CurrentCaller,
-  forbidden,
-  rateLimited,
-  RequireRole,
-} from '../auth/index.js';
+import { ALL_TENANTS, type Caller, CurrentCaller, RequireRole } from '../auth/index.js';
+import { forbidden, rateLimited } from '../auth/auth-problems.js';
 import { ApiProblems } from '../common/openapi/api-problems.decorator.js';
 import { problem } from '../common/problem.js';
 import { ProblemException } from '../common/problem.exception.js';

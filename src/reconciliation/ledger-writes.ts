@@ -3,7 +3,6 @@ import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/index.js';
 import { CLOCK, type Clock } from '../common/clock.js';
-import { ProblemException } from '../common/problem.exception.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import { EVENT_STORE } from '../event-store/event-store.token.js';
 import {
@@ -81,28 +80,23 @@ export class LedgerWrites {
    * @throws ContentionError, EventStoreUnavailableError.
    */
   async submitFound(evidence: FoundEvidence, reconciliationId: string, caller: Caller): Promise<string> {
-    try {
-      const outcome = await this.commands.execute(
-        new RunPolicyCommand(
-          evidence.operationId,
-          {
-            type: 'SubmitEvidence',
-            verdict: 'found',
-            destinationRef: evidence.recordId,
-            checkedFields: evidence.checkedFields,
-            actor: caller.name,
-            note: evidence.note,
-          },
-          caller,
-          this.context(reconciliationId, caller),
-        ),
-      );
-      if (!('policyVersion' in outcome)) return outcome.kind;
-      return outcome.kind === 'refused' ? outcome.refusal.code : 'applied';
-    } catch (err) {
-      if (err instanceof ProblemException && err.problem.status < 500) return String(err.problem.code);
-      throw err;
-    }
+    const outcome = await this.commands.execute(
+      new RunPolicyCommand(
+        evidence.operationId,
+        {
+          type: 'SubmitEvidence',
+          verdict: 'found',
+          destinationRef: evidence.recordId,
+          checkedFields: evidence.checkedFields,
+          actor: caller.name,
+          note: evidence.note,
+        },
+        caller,
+        this.context(reconciliationId, caller),
+      ),
+    );
+    if (!('policyVersion' in outcome)) return outcome.kind;
+    return outcome.kind === 'refused' ? outcome.refusal.code : 'applied';
   }
 
   /** The payload the operation was claimed with, from its stream (null: none). */

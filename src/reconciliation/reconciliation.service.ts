@@ -3,8 +3,6 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type { Caller } from '../auth/index.js';
-import { problem } from '../common/problem.js';
-import { ProblemException } from '../common/problem.exception.js';
 import type { SqlExecutor, SqlQueryable } from '../event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 import { CLOCK, type Clock } from '../common/clock.js';
@@ -14,7 +12,6 @@ import type {
   SourceUploadQueryDto,
 } from './http/reconciliation-queries.dto.js';
 import { ReconciliationRunner } from './job/reconciliation-runner.js';
-import type { ReconciliationRun } from './run.js';
 import { runStore } from './sql/run-store.js';
 import {
   encodeDestinationRows,
@@ -27,29 +24,30 @@ import {
   DiskFloorError,
   diskFloorReason,
   storageBoundsFromEnv,
-  tenantBoundProblem,
+  tenantBoundRefusal,
   type StorageBounds,
 } from './storage-bounds.js';
 import { StorageUnavailableError } from '../event-store/event-store.port.js';
 import { destinationRow } from './upload/destination-row.js';
-import { ingest } from './upload/ingest.js';
+import { ingest, type IngestResult } from './upload/ingest.js';
 import { readRecords } from './upload/read-records.js';
 import { sourceRow } from './upload/source-row.js';
 import { uploadLimitsFromEnv, type UploadLimits } from './upload/upload-limits.js';
-import { openUpload, uploadStreamProblem } from './upload/upload-stream.js';
+import { openUpload, uploadStreamRefusal } from './upload/upload-stream.js';
+import type { ReconciliationRun } from './run.js';
+import { UploadRefusedError, type UploadRefusal } from './upload-refusal.js';
 
 /** How often a receiving upload renews its run's lease, ms (it lapses after `STALE_HOLDER_S`, sql/run-store.ts). */
 const UPLOAD_HEARTBEAT_MS = 5_000;
 
-/** 404 `not-found` for a run id that does not exist in the tenant (or exists in another). */
-export function runNotFound(id: string): ProblemException {
-  return new ProblemException(problem('not-found', 404, `no reconciliation ${id} in this tenant`));
-}
+/** What an upload came to: its run, received (queued or awaiting its source), or the refusal. */
+export type UploadOutcome = { readonly kind: 'received'; readonly run: ReconciliationRun } | UploadRefusal;
 
 /**
  * Starting runs: receives the uploads (streamed into the spill tables, see upload/ingest.ts) and
  * queues the run for the background runner. An upload refused as a whole (bad rows, too large,
- * not gzip) leaves nothing behind; one cut off by a restart fails its run (run-store.ts).
+ * not gzip) leaves nothing behind and comes back as a value, {@link UploadRefusal}, for the
+ * controller to answer; one cut off by a restart fails its run (run-store.ts).
  */
 @Injectable()
 export class ReconciliationService {
@@ -65,18 +63,22 @@ export class ReconciliationService {
   /**
    * Creates a run from the destination export in `req`'s body and queues it (or leaves it
    * `awaiting_source`). The route needs the operator role (auditors stay read-only).
-   * @throws ProblemException 400/403/413/415/422 (413 also past the tenant's storage bounds);
-   *   StorageUnavailableError (503) when the volume has too little room; EventStoreUnavailableError (503).
+   * @returns the run, or the refusal: the query, the media type, rows that cannot be read, too
+   *   large (also past the tenant's storage bounds), interrupted or abandoned.
+   * @throws StorageUnavailableError (503) when the volume has too little room; EventStoreUnavailableError (503).
    */
   async create(
     tenant: string,
     q: CreateReconciliationQueryDto,
     caller: Caller,
     req: IncomingMessage,
-  ): Promise<ReconciliationRun> {
+  ): Promise<UploadOutcome> {
     const options = runOptionsOf(q);
+    if ('kind' in options) return options;
     const apply = q.apply ?? 'none';
-    const { format, body } = openUpload(req, this.limits.maxBytes);
+    const opened = openUpload(req, this.limits.maxBytes);
+    if (opened.kind !== 'opened') return opened;
+    const { format, body } = opened;
     const id = randomUUID();
     await this.unlessFails(body, () =>
       runStore.create(this.sql, {
@@ -105,41 +107,41 @@ export class ReconciliationService {
         'destination export',
       ),
     );
-    await this.received(id, options.awaitSource ? 'awaiting_source' : 'queued', { destinationRows: rows });
+    if (typeof rows !== 'number') return rows;
+    const abandoned = await this.received(id, options.awaitSource ? 'awaiting_source' : 'queued', {
+      destinationRows: rows,
+    });
+    if (abandoned) return abandoned;
     this.runner.poke();
-    return (await runStore.byId(this.sql, id))!;
+    return { kind: 'received', run: (await runStore.byId(this.sql, id))! };
   }
 
   /**
    * Adds the source intents to a run waiting for them, then queues it.
-   * @throws ProblemException 404, 409 `not-awaiting-source`, 400/413/415/422; EventStoreUnavailableError.
+   * @returns the run, or the refusal: as {@link create}'s, and no such run in the tenant, or one
+   *   that does not wait for source intents.
+   * @throws StorageUnavailableError; EventStoreUnavailableError.
    */
   async uploadSource(
     tenant: string,
     id: string,
     q: SourceUploadQueryDto,
     req: IncomingMessage,
-  ): Promise<ReconciliationRun> {
+  ): Promise<UploadOutcome> {
     const run = await runStore.get(this.sql, tenant, id);
-    if (!run) throw runNotFound(id);
+    if (!run) return { kind: 'run-not-found', id };
     const layout = sourceLayoutOf(q, tenant, run.action);
-    const { format, body } = openUpload(req, this.limits.maxBytes);
+    if ('kind' in layout) return layout;
+    const opened = openUpload(req, this.limits.maxBytes);
+    if (opened.kind !== 'opened') return opened;
+    const { format, body } = opened;
     if (
       !(await this.unlessFails(body, () =>
         runStore.transition(this.sql, id, ['awaiting_source'], 'receiving', { holder: this.runner.holder }),
       ))
     ) {
       body.destroy(); // the request's rest is discarded (upload-stream.ts)
-      throw new ProblemException(
-        problem(
-          'not-awaiting-source',
-          409,
-          `reconciliation ${id} is ${run.status}; source intents are taken only while it is awaiting_source (create it with awaitSource=true)`,
-          {
-            title: 'The reconciliation does not wait for source intents',
-          },
-        ),
-      );
+      return { kind: 'not-awaiting-source', id, status: run.status };
     }
     const rows = await this.receive(
       id,
@@ -156,31 +158,28 @@ export class ReconciliationService {
         ),
       true,
     );
-    await this.received(id, 'queued', { sourceRows: rows });
+    if (typeof rows !== 'number') return rows;
+    const abandoned = await this.received(id, 'queued', { sourceRows: rows });
+    if (abandoned) return abandoned;
     this.runner.poke();
-    return (await runStore.byId(this.sql, id))!;
+    return { kind: 'received', run: (await runStore.byId(this.sql, id))! };
   }
 
   /**
    * Moves a run whose upload is complete out of `receiving`. A run that is no longer receiving was
    * failed meanwhile as abandoned (its lease lapsed: the database was unreachable for longer than
    * the lease); the upload is then not whole in any run.
-   * @throws ProblemException 409 `upload-abandoned`.
+   * @returns undefined once moved, else the refusal `upload-abandoned`.
    */
   private async received(
     id: string,
     to: 'queued' | 'awaiting_source',
     rows: { destinationRows?: number; sourceRows?: number },
-  ): Promise<void> {
-    if (await runStore.transition(this.sql, id, ['receiving'], to, { ...rows, holder: null })) return;
+  ): Promise<UploadRefusal | undefined> {
+    if (await runStore.transition(this.sql, id, ['receiving'], to, { ...rows, holder: null }))
+      return undefined;
     const run = await runStore.byId(this.sql, id);
-    throw new ProblemException(
-      problem(
-        'upload-abandoned',
-        409,
-        `reconciliation ${id} was ${run?.status ?? 'removed'} while its upload came in${run?.error ? ` (${run.error})` : ''}; upload the file again`,
-      ),
-    );
+    return { kind: 'upload-abandoned', id, status: run?.status ?? null, error: run?.error ?? null };
   }
 
   /**
@@ -188,7 +187,7 @@ export class ReconciliationService {
    * runs keep, this upload's earlier batches included) and with room on the volume; then counts
    * it on the run and extends the upload's lease — in one transaction under the tenant's spill
    * lock, so racing uploads cannot together go past the bound.
-   * @throws ProblemException 413 naming the bound; DiskFloorError.
+   * @throws UploadRefusedError past the tenant's bound (the transaction rolls back); DiskFloorError.
    */
   private async spill(
     tenant: string,
@@ -200,8 +199,8 @@ export class ReconciliationService {
     const batch = { rows, bytes: Buffer.byteLength(encoded) };
     await this.sql.transaction(async (tx) => {
       await tenantStorage.lock(tx, tenant);
-      const over = tenantBoundProblem(tenant, await tenantStorage.kept(tx, tenant), batch, this.bounds);
-      if (over) throw over;
+      const over = tenantBoundRefusal(tenant, await tenantStorage.kept(tx, tenant), batch, this.bounds);
+      if (over) throw new UploadRefusedError(over);
       const low = diskFloorReason(await this.sql.freeSpace?.(), this.bounds.diskHeadroomBytes);
       if (low) throw new DiskFloorError(low);
       await write(tx, encoded);
@@ -220,10 +219,16 @@ export class ReconciliationService {
   }
 
   /**
-   * Runs an upload; when it fails, removes the run (a destination upload) or its source rows and
-   * puts it back to `awaiting_source` (a source upload), then answers the problem.
+   * Runs an upload; when it is refused or fails, removes the run (a destination upload) or its
+   * source rows and puts it back to `awaiting_source` (a source upload).
+   * @returns the rows received, or the refusal.
+   * @throws StorageUnavailableError when the volume ran short of room; errors that are no refusal.
    */
-  private async receive(id: string, upload: () => Promise<number>, source = false): Promise<number> {
+  private async receive(
+    id: string,
+    upload: () => Promise<IngestResult>,
+    source = false,
+  ): Promise<number | UploadRefusal> {
     // The lease of a receiving run is its heartbeat; a batch is written only every 2 000 rows, and
     // a slow upload (bytes still coming) must not look abandoned.
     const heartbeat = setInterval(() => {
@@ -231,22 +236,32 @@ export class ReconciliationService {
     }, UPLOAD_HEARTBEAT_MS);
     heartbeat.unref();
     try {
-      return await upload();
+      const got = await upload();
+      if (got.kind === 'ingested') return got.rows;
+      await this.discard(id, source);
+      return got;
     } catch (err) {
       if (err instanceof DiskFloorError) throw await this.stopForRoom(id, err);
-      try {
-        if (source) {
-          await this.sql.query('delete from ledger_recon_source_rows where recon_id = $1', [id]);
-          await runStore.transition(this.sql, id, ['receiving'], 'awaiting_source', { holder: null });
-        } else {
-          await runStore.remove(this.sql, id);
-        }
-      } catch {
-        // the store is down: the stale-upload check fails the run once it is back
-      }
-      throw uploadStreamProblem(err, this.limits) ?? err;
+      await this.discard(id, source);
+      const refusal = err instanceof UploadRefusedError ? err.refusal : uploadStreamRefusal(err, this.limits);
+      if (refusal) return refusal;
+      throw err;
     } finally {
       clearInterval(heartbeat);
+    }
+  }
+
+  /** Removes a refused upload: its run (a destination upload), or its rows (a source upload). */
+  private async discard(id: string, source: boolean): Promise<void> {
+    try {
+      if (source) {
+        await this.sql.query('delete from ledger_recon_source_rows where recon_id = $1', [id]);
+        await runStore.transition(this.sql, id, ['receiving'], 'awaiting_source', { holder: null });
+      } else {
+        await runStore.remove(this.sql, id);
+      }
+    } catch {
+      // the store is down: the stale-upload check fails the run once it is back
     }
   }
 

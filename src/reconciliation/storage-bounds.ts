@@ -1,7 +1,6 @@
 import type { FreeSpace } from '../event-store/sql-executor.js';
-import { problem } from '../common/problem.js';
-import { ProblemException } from '../common/problem.exception.js';
 import { positive } from './upload/upload-limits.js';
+import type { TenantBoundRefusal } from './upload-refusal.js';
 import { formatBytes } from './upload/upload-stream.js';
 
 const MIB = 1024 * 1024;
@@ -41,26 +40,23 @@ export interface Stored {
 }
 
 /**
- * 413 `payload-too-large` when writing `batch` would take the tenant's kept rows or bytes
- * (`stored`, this upload's earlier batches included) past its bound, naming the bound and its
- * setting; undefined when it fits.
+ * The refusal (answered 413 `payload-too-large`) when writing `batch` would take the tenant's kept
+ * rows or bytes (`stored`, this upload's earlier batches included) past its bound, naming the
+ * bound and its setting; undefined when it fits.
  */
-export function tenantBoundProblem(
+export function tenantBoundRefusal(
   tenant: string,
   stored: Stored,
   batch: Stored,
   bounds: StorageBounds,
-): ProblemException | undefined {
-  const over = (limit: string, setting: string, kept: string) =>
-    new ProblemException(
-      problem(
-        'payload-too-large',
-        413,
-        `tenant ${tenant} may keep at most ${limit} of reconciliation uploads (${setting}); its runs keep ${kept} ` +
-          'and this upload goes past it. Nothing of it was kept; retry once earlier runs finished (their rows are then removed)',
-        { errors: [{ field: 'body', message: `at most ${limit} per tenant (${setting})` }] },
-      ),
-    );
+): TenantBoundRefusal | undefined {
+  const over = (limit: string, setting: string, kept: string): TenantBoundRefusal => ({
+    kind: 'over-tenant-bound',
+    tenant,
+    limit,
+    setting,
+    kept,
+  });
   if (stored.rows + batch.rows > bounds.tenantMaxRows)
     return over(
       `${bounds.tenantMaxRows} rows`,

@@ -1,6 +1,7 @@
 // Limits: per-key request rate (sliding-window counter) and SSE connections per key.
 import { KeyRateLimiter } from '../../src/auth/key-rate-limiter.js';
-import { SseConnectionLimiter } from '../../src/auth/sse-connection-limiter.js';
+import { SseConnectionLimiter, type SseConnectionsRefused } from '../../src/auth/sse-connection-limiter.js';
+import { subscriptionRefusalProblem } from '../../src/projections/subscriptions/subscriptions-http-answer.js';
 import { ProblemException } from '../../src/common/problem.exception.js';
 import { DEFAULT_CONFIG } from '../../src/config/ledger-config.js';
 import type { Caller } from '../../src/auth/caller.js';
@@ -36,19 +37,27 @@ describe('SseConnectionLimiter', () => {
     const limiter = new SseConnectionLimiter({ ...DEFAULT_CONFIG, maxSsePerKey: 2 });
     const a1 = limiter.acquire(caller('a'));
     limiter.acquire(caller('a'));
-    let refusal: unknown;
-    try {
-      limiter.acquire(caller('a'));
-    } catch (err) {
-      refusal = err;
-    }
+    const refused = limiter.acquire(caller('a'));
+    expect(refused).toEqual({ kind: 'refused', held: 2, retryAfterS: 5 });
+    // as the subscription routes answer it
+    const refusal = subscriptionRefusalProblem(refused as SseConnectionsRefused);
     expect(refusal).toBeInstanceOf(ProblemException);
-    expect((refusal as ProblemException).problem).toMatchObject({ status: 429, code: 'rate-limited' });
-    expect(Number((refusal as ProblemException).headers['Retry-After'])).toBeGreaterThanOrEqual(1);
-    expect(() => limiter.acquire(caller('b'))).not.toThrow();
-    a1.release();
-    a1.release(); // idempotent
+    expect(refusal.problem).toMatchObject({ status: 429, code: 'rate-limited' });
+    expect(Number(refusal.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    expect(refusal.problem).toEqual({
+      type: 'https://operation-ledger.dev/problems/rate-limited',
+      title: expect.any(String),
+      status: 429,
+      detail: 'this API key holds 2 open subscriptions, the most allowed; close one first',
+      code: 'rate-limited',
+      retryAfterS: 5,
+    });
+    expect(refusal.headers).toEqual({ 'Retry-After': '5' });
+    expect(limiter.acquire(caller('b')).kind).toBe('acquired');
+    if (a1.kind !== 'acquired') throw new Error('the first connection is admitted');
+    a1.lease.release();
+    a1.lease.release(); // idempotent
     expect(limiter.count(caller('a'))).toBe(1);
-    expect(() => limiter.acquire(caller('a'))).not.toThrow();
+    expect(limiter.acquire(caller('a')).kind).toBe('acquired');
   });
 });

@@ -3,7 +3,9 @@
 // one write in flight, in order, and every write settled before ingest answers.
 import { ingest } from '../../src/reconciliation/upload/ingest.js';
 import type { UploadRecord } from '../../src/reconciliation/upload/read-records.js';
-import { RowError } from '../../src/reconciliation/upload/upload-problems.js';
+import { RowError } from '../../src/reconciliation/upload/upload-errors.js';
+import { uploadRefusalProblem } from '../../src/reconciliation/http/reconciliation-http-answer.js';
+import type { InvalidUpload } from '../../src/reconciliation/upload-refusal.js';
 import { SPILL_BATCH } from '../../src/reconciliation/sql/spill-rows.js';
 
 const LIMITS = { maxBytes: 1e12, maxRows: 1e9, maxRecordBytes: 1e6, maxCellChars: 1024 };
@@ -53,7 +55,7 @@ it('reads the next batch while the previous one is written, one write at a time,
     LIMITS,
     'export',
   );
-  expect(count).toBe(2 * SPILL_BATCH + 5);
+  expect(count).toEqual({ kind: 'ingested', rows: 2 * SPILL_BATCH + 5 });
   expect(read).toBe(2 * SPILL_BATCH + 5);
   expect(writes).toEqual([
     { first: 1, size: SPILL_BATCH },
@@ -87,17 +89,17 @@ it('answers a bad row only after the write in flight has landed (the run is then
     yield* records(SPILL_BATCH);
     yield { line: SPILL_BATCH + 1, values: { id: 'bad' } };
   }
-  await expect(
-    ingest(
-      withBadRow(),
-      toRow,
-      async () => {
-        await new Promise((r) => setTimeout(r, 50));
-        landed++;
-      },
-      LIMITS,
-      'export',
-    ),
-  ).rejects.toMatchObject({ problem: { status: 422 } });
+  const refused = await ingest(
+    withBadRow(),
+    toRow,
+    async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      landed++;
+    },
+    LIMITS,
+    'export',
+  );
+  expect(refused.kind).toBe('invalid-upload');
+  expect(uploadRefusalProblem(refused as InvalidUpload).problem.status).toBe(422);
   expect(landed).toBe(1);
 });

@@ -178,6 +178,21 @@ describe('rights and tenants', () => {
     expect((await other.get(`/v1/tenants/acme/reconciliations/${mine.body.id}`)).status).toBe(403);
     const hidden = await other.get(`/v1/tenants/globex/reconciliations/${mine.body.id}`);
     expect(hidden.status).toBe(404);
+    expect(hidden.headers.get('content-type')).toContain('application/problem+json');
+    expect(hidden.body).toEqual({
+      type: expect.stringMatching(/\/not-found$/),
+      title: expect.any(String),
+      status: 404,
+      detail: `no reconciliation ${mine.body.id} in this tenant`,
+      code: 'not-found',
+    });
+    // The source upload to a run of another tenant gets the same 404, not a 409 naming its state.
+    const upload = await other.source('globex', mine.body.id, {}, '{"source":"s"}\n', 'application/x-ndjson');
+    expect([upload.status, upload.headers.get('content-type')]).toEqual([
+      404,
+      hidden.headers.get('content-type'),
+    ]);
+    expect(upload.body).toEqual(hidden.body);
     expect((await other.get('/v1/tenants/globex/reconciliations')).body.items).toEqual([]);
   });
 
@@ -195,6 +210,19 @@ describe('rights and tenants', () => {
     );
     expect(src.status).toBe(409);
     expect(src.body.code).toBe('not-awaiting-source');
+    expect(src.headers.get('content-type')).toContain('application/problem+json');
+    expect(src.body).toEqual({
+      type: expect.stringMatching(/\/not-awaiting-source$/),
+      title: 'The reconciliation does not wait for source intents',
+      status: 409,
+      detail: expect.stringMatching(
+        new RegExp(
+          `^reconciliation ${run.body.id} is (queued|running|completed); source intents are taken only ` +
+            'while it is awaiting_source \\(create it with awaitSource=true\\)$',
+        ),
+      ),
+      code: 'not-awaiting-source',
+    });
   });
 
   it('names the source row and key part a template cannot fill', async () => {

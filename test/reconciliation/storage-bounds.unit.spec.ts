@@ -2,14 +2,22 @@
 // "Storage bounds"): the tenant's bounds name the limit that was hit, work stops above what a
 // restart needs, and chunks shrink with wide rows so one chunk cannot write through the headroom.
 import { chunkLines, MAX_CHUNK_LINES, MIN_CHUNK_LINES } from '../../src/reconciliation/job/chunk-lines.js';
+import { uploadRefusalProblem } from '../../src/reconciliation/http/reconciliation-http-answer.js';
 import {
   diskFloorReason,
-  tenantBoundProblem,
+  tenantBoundRefusal,
+  type Stored,
   type StorageBounds,
 } from '../../src/reconciliation/storage-bounds.js';
 
 const MIB = 1024 * 1024;
 const bounds: StorageBounds = { tenantMaxRows: 1000, tenantMaxBytes: 64 * 1024, diskHeadroomBytes: 64 * MIB };
+
+/** The refusal as the HTTP edge answers it (undefined when the batch fits). */
+const tenantBoundProblem = (tenant: string, stored: Stored, batch: Stored, b: StorageBounds) => {
+  const refusal = tenantBoundRefusal(tenant, stored, batch, b);
+  return refusal && uploadRefusalProblem(refusal);
+};
 
 describe("a tenant's bounds on kept reconciliation rows", () => {
   it('let a batch through up to the bound, counting what the tenant keeps already', () => {
@@ -28,6 +36,20 @@ describe("a tenant's bounds on kept reconciliation rows", () => {
       ],
     });
     expect(refused?.problem.detail).toMatch(/^tenant acme may keep at most 1000 rows .* keep 900 rows/);
+    expect(refused?.problem).toEqual({
+      type: 'https://operation-ledger.dev/problems/payload-too-large',
+      title: expect.any(String),
+      status: 413,
+      detail:
+        'tenant acme may keep at most 1000 rows of reconciliation uploads (LEDGER_RECONCILIATION_TENANT_MAX_ROWS); ' +
+        'its runs keep 900 rows and this upload goes past it. Nothing of it was kept; retry once earlier runs ' +
+        'finished (their rows are then removed)',
+      code: 'payload-too-large',
+      errors: [
+        { field: 'body', message: 'at most 1000 rows per tenant (LEDGER_RECONCILIATION_TENANT_MAX_ROWS)' },
+      ],
+    });
+    expect(refused?.headers).toEqual({});
   });
 
   it('refuse past the byte bound naming it in KiB', () => {

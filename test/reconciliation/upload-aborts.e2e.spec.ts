@@ -173,4 +173,8 @@ it('answers 409 upload-abandoned, not 202, when the run was failed while its upl
   await new Promise((r) => socket.once('close', r));
   expect(answer).toMatch(/^HTTP\/1\.1 409/);
   expect(answer).toMatch(/"code":"upload-abandoned"/);
+  expect(answer).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+  expect(answer).toMatch(
+    /"detail":"reconciliation [0-9a-f-]{36} was failed while its upload came in \(the upload was interrupted\); upload the file again"/,
+  );
 }, 30_000);

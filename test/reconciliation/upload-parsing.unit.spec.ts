@@ -9,7 +9,7 @@ import {
 } from '../../src/reconciliation/upload/key-template.js';
 import { destinationRow } from '../../src/reconciliation/upload/destination-row.js';
 import { readRecords } from '../../src/reconciliation/upload/read-records.js';
-import { RowError } from '../../src/reconciliation/upload/upload-problems.js';
+import { RowError } from '../../src/reconciliation/upload/upload-errors.js';
 
 const collect = async (text: string, format: 'csv' | 'ndjson') => {
   const out = [];

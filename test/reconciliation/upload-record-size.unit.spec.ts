@@ -2,7 +2,7 @@
 // line, without buffering the rest of it (a one-line gzip bomb must not fill the memory).
 import { Readable } from 'node:stream';
 import { readRecords } from '../../src/reconciliation/upload/read-records.js';
-import { RecordTooLargeError } from '../../src/reconciliation/upload/upload-problems.js';
+import { RecordTooLargeError } from '../../src/reconciliation/upload/upload-errors.js';
 
 const KIB = 1024;
 

@@ -1,7 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ALL_TENANTS, type Caller, CurrentCaller, forbidden, RequireRole } from '../../auth/index.js';
+import { ALL_TENANTS, type Caller, CurrentCaller, RequireRole } from '../../auth/index.js';
+import { forbidden } from '../../auth/auth-problems.js';
 import { LedgerMetrics } from './ledger-metrics.js';
 
 /**

@@ -1,5 +1,3 @@
-import { problem } from '../../common/problem.js';
-import { ProblemException } from '../../common/problem.exception.js';
 import type { ProjectionRuntime } from '../projection-runtime.js';
 import { FAN_OUT_WRITES_PER_S, SharedFeed } from './shared-feed.js';
 import type { SseSession } from './sse-session.js';
@@ -23,6 +21,16 @@ export interface SubscriptionSlot {
 }
 
 /**
+ * No slot: this process serves `serving` subscriptions, its cap; answered 503
+ * `too-many-subscriptions` with `Retry-After: retryAfterS` (subscriptions-http-answer.ts).
+ */
+export interface SubscriptionsFull {
+  readonly kind: 'full';
+  readonly serving: number;
+  readonly retryAfterS: number;
+}
+
+/**
  * The live subscriptions of this process. Sessions of one feed of one tenant share one
  * {@link SharedFeed} (one read per change for all of them); the hub wakes a read model's feeds
  * when its changes are committed (by this process or — on PostgreSQL, via NOTIFY — by another),
@@ -41,31 +49,23 @@ export class ChangeHub {
   ) {}
 
   /**
-   * Takes a slot for a new subscription (release it when the subscription ends).
-   * @throws ProblemException 503 `too-many-subscriptions` with Retry-After when this process
-   *   holds `maxSubscriptions` already.
+   * Takes a slot for a new subscription (release it when the subscription ends), or answers that
+   * this process holds `maxSubscriptions` already.
    */
-  admit(): SubscriptionSlot {
+  admit(): { readonly kind: 'admitted'; readonly slot: SubscriptionSlot } | SubscriptionsFull {
     if (this.admitted >= this.options.maxSubscriptions) {
-      throw new ProblemException(
-        problem(
-          'too-many-subscriptions',
-          503,
-          `this instance serves ${this.admitted} subscriptions, the most it allows; retry later or on another instance`,
-          { retryAfterS: SUBSCRIPTIONS_RETRY_AFTER_S },
-        ),
-        { 'Retry-After': String(SUBSCRIPTIONS_RETRY_AFTER_S) },
-      );
+      return { kind: 'full', serving: this.admitted, retryAfterS: SUBSCRIPTIONS_RETRY_AFTER_S };
     }
     this.admitted++;
     let released = false;
-    return {
+    const slot: SubscriptionSlot = {
       release: () => {
         if (released) return;
         released = true;
         this.admitted--;
       },
     };
+    return { kind: 'admitted', slot };
   }
 
   /**

@@ -21,10 +21,11 @@ import {
   ReviewChangesQueryDto,
   SubscriptionQueryDto,
 } from '../http/dto/subscription-queries.dto.js';
-import { ChangeHub, type SubscriptionSlot } from './change-hub.js';
+import { ChangeHub } from './change-hub.js';
 import { type ChangeFilter, changeFilter } from './change-filters.js';
 import { KeyRevocationWatch } from './key-revocation-watch.js';
 import { SseSession } from './sse-session.js';
+import { subscriptionRefusalProblem } from './subscriptions-http-answer.js';
 
 /**
  * Live subscriptions (Server-Sent Events) to read-model changes of one tenant. Each event's id
@@ -165,14 +166,15 @@ export class SubscriptionsController {
     const record = await checkpointStore.load(this.runtime.db.executor, projection);
     const model = this.runtime.model(projection);
     if (!record || !model) throw new Error(`Read model ${projection} is not installed`);
-    const lease = this.limiter.acquire(caller);
-    let slot: SubscriptionSlot;
-    try {
-      slot = this.hub.admit();
-    } catch (err) {
+    const acquired = this.limiter.acquire(caller);
+    if (acquired.kind === 'refused') throw subscriptionRefusalProblem(acquired);
+    const { lease } = acquired;
+    const admitted = this.hub.admit();
+    if (admitted.kind === 'full') {
       lease.release();
-      throw err;
+      throw subscriptionRefusalProblem(admitted);
     }
+    const { slot } = admitted;
     reply.hijack(); // the session writes the stream to the Node.js response
     const session: SseSession = new SseSession({
       res: reply.raw,

@@ -18,7 +18,7 @@ import type { SqlExecutor } from '../../event-store/sql-executor.js';
 import { SQL_EXECUTOR } from '../../event-store/sql-executor.token.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../../projections/http/cursor.js';
 import { readableTenant } from '../../projections/http/tenant-param.js';
-import { runNotFound } from '../reconciliation.service.js';
+import { runNotFound } from './reconciliation-http-answer.js';
 import type { ReconciliationRun } from '../run.js';
 import { itemsPage } from '../sql/report-queries.js';
 import { runStore } from '../sql/run-store.js';
@@ -83,7 +83,7 @@ export class ReconciliationReportsController {
   ): Promise<ReconciliationRunDto> {
     readableTenant(caller, tenant);
     const run = await runStore.get(this.sql, tenant, id);
-    if (!run) throw runNotFound(id);
+    if (!run) throw runNotFound({ kind: 'run-not-found', id });
     return presentRun(run);
   }
 
@@ -109,7 +109,7 @@ export class ReconciliationReportsController {
   ): Promise<void> {
     readableTenant(caller, tenant);
     const run = await runStore.get(this.sql, tenant, id);
-    if (!run) throw runNotFound(id);
+    if (!run) throw runNotFound({ kind: 'run-not-found', id });
     if (run.status !== 'completed') throw notComplete(run);
     if (q.format === 'csv') {
       if (q.cursor !== undefined) throw invalidCursor();

@@ -5,8 +5,9 @@ import { ReconciliationRunDto } from './run-answers.dto.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentCaller, RequireRole, type Caller } from '../../auth/index.js';
 import { readableTenant } from '../../projections/http/tenant-param.js';
-import { ReconciliationService } from '../reconciliation.service.js';
+import { ReconciliationService, type UploadOutcome } from '../reconciliation.service.js';
 import { presentRun } from './present-run.js';
+import { uploadRefusalProblem } from './reconciliation-http-answer.js';
 import { CreateReconciliationQueryDto, SourceUploadQueryDto } from './reconciliation-queries.dto.js';
 import { runIdPipe } from './run-id.pipe.js';
 
@@ -47,9 +48,7 @@ export class ReconciliationsController {
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<ReconciliationRunDto> {
     readableTenant(caller, tenant);
-    const run = presentRun(await this.service.create(tenant, q, caller, req.raw));
-    res.header('Location', run.links.self);
-    return run;
+    return accepted(await this.service.create(tenant, q, caller, req.raw), res);
   }
 
   @Put(':id/source')
@@ -79,8 +78,14 @@ export class ReconciliationsController {
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<ReconciliationRunDto> {
     readableTenant(caller, tenant);
-    const run = presentRun(await this.service.uploadSource(tenant, id, q, req.raw));
-    res.header('Location', run.links.self);
-    return run;
+    return accepted(await this.service.uploadSource(tenant, id, q, req.raw), res);
   }
+}
+
+/** 202 with the run and its Location, or the refusal's problem+json. */
+function accepted(outcome: UploadOutcome, res: FastifyReply): ReconciliationRunDto {
+  if (outcome.kind !== 'received') throw uploadRefusalProblem(outcome);
+  const run = presentRun(outcome.run);
+  res.header('Location', run.links.self);
+  return run;
 }

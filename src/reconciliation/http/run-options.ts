@@ -1,9 +1,10 @@
-import { validationProblem, type FieldError } from '../../common/validation.js';
+import type { FieldError } from '../../common/validation.js';
 import { compileKeyTemplate, type KeyTemplate } from '../upload/key-template.js';
 import type { ComparedField } from '../upload/destination-row.js';
 import type { SourceLayout } from '../upload/source-row.js';
 import type { CreateReconciliationQueryDto, SourceUploadQueryDto } from './reconciliation-queries.dto.js';
 import type { RunOptions } from '../run.js';
+import type { InvalidQuery } from '../upload-refusal.js';
 
 /** Most compared columns of one run. */
 export const MAX_COMPARED_FIELDS = 32;
@@ -43,10 +44,9 @@ export function parseCompare(text: string | undefined): ComparedField[] | FieldE
 }
 
 /**
- * The options of a new run from its query.
- * @throws ProblemException 400 `validation` naming the parameter (`to`, `compare`, `refField`).
+ * The options of a new run from its query, or the parameters at fault (`to`, `compare`, `refField`).
  */
-export function runOptionsOf(q: CreateReconciliationQueryDto): RunOptions {
+export function runOptionsOf(q: CreateReconciliationQueryDto): RunOptions | InvalidQuery {
   const errors: FieldError[] = [];
   if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) {
     errors.push({ field: 'to', message: 'to must be after from' });
@@ -56,7 +56,7 @@ export function runOptionsOf(q: CreateReconciliationQueryDto): RunOptions {
   const idField = q.idField ?? 'id';
   const refField = q.refField ?? 'reference';
   if (idField === refField) errors.push({ field: 'refField', message: 'refField and idField must differ' });
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) return { kind: 'invalid-query', errors };
   return {
     idField,
     refField,
@@ -67,14 +67,13 @@ export function runOptionsOf(q: CreateReconciliationQueryDto): RunOptions {
 }
 
 /**
- * How the source upload's rows become keys, from its query.
- * @throws ProblemException 400 `validation` naming the template parameter at fault.
+ * How the source upload's rows become keys, from its query; or the template parameters at fault.
  */
 export function sourceLayoutOf(
   q: SourceUploadQueryDto,
   tenant: string,
   runAction: string | null,
-): SourceLayout {
+): SourceLayout | InvalidQuery {
   const errors: FieldError[] = [];
   const compile = (field: string, text: string): KeyTemplate => {
     const t = compileKeyTemplate(text);
@@ -90,6 +89,6 @@ export function sourceLayoutOf(
     subject: compile('subjectTemplate', q.subjectTemplate ?? '{subject}'),
     revision: q.revisionTemplate ? compile('revisionTemplate', q.revisionTemplate) : null,
   };
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) return { kind: 'invalid-query', errors };
   return layout;
 }

@@ -1,5 +1,5 @@
 import { unstorableStrings } from '../../common/unstorable-strings.js';
-import { RowError } from './upload-problems.js';
+import { RowError } from './upload-errors.js';
 
 /**
  * The text of one cell: a string as it is, a number or boolean (NDJSON) as its JSON text; empty,

@@ -1,7 +1,7 @@
 import { cellText } from './cell.js';
 import type { UploadRecord } from './read-records.js';
 import type { UploadFormat } from './upload-stream.js';
-import { RowError } from './upload-problems.js';
+import { RowError } from './upload-errors.js';
 
 /** A destination column compared with the operation's payload at a JSON Pointer (RFC 6901). */
 export interface ComparedField {

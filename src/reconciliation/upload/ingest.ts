@@ -1,7 +1,12 @@
 import type { UploadRecord } from './read-records.js';
-import { invalidUpload, MAX_LISTED_ROW_ERRORS, RowError, uploadTooLarge } from './upload-problems.js';
+import type { InvalidUpload, UploadTooLarge } from '../upload-refusal.js';
+import { MAX_LISTED_ROW_ERRORS, RowError } from './upload-errors.js';
 import type { UploadLimits } from './upload-limits.js';
 import { SPILL_BATCH } from '../sql/spill-rows.js';
+
+/** What {@link ingest} did: the rows written, or why the upload was refused. */
+export type IngestResult =
+  { readonly kind: 'ingested'; readonly rows: number } | InvalidUpload | UploadTooLarge;
 
 /**
  * Streams `records` through `toRow` into `write`, {@link SPILL_BATCH} rows at a time: the next
@@ -11,9 +16,9 @@ import { SPILL_BATCH } from '../sql/spill-rows.js';
  * so one answer names them all; once that many are found, reading stops. Whatever it answers,
  * it does so only once the write in flight has settled (a caller that removes the upload after
  * a failure removes all of it).
- * @returns the number of rows written.
- * @throws ProblemException 422 `invalid-upload` naming `rows[<line>].<column>`, 413 past
- *   `limits.maxRows`; errors of the stream or of `write` as they come.
+ * @returns the number of rows written, or the refusal: `invalid-upload` naming
+ *   `rows[<line>].<column>`, `upload-too-large` past `limits.maxRows` (then nothing more is written).
+ * @throws errors of the stream or of `write` as they come.
  */
 export async function ingest<Row>(
   records: AsyncIterable<UploadRecord>,
@@ -21,7 +26,7 @@ export async function ingest<Row>(
   write: (batch: Row[]) => Promise<void>,
   limits: UploadLimits,
   what: string,
-): Promise<number> {
+): Promise<IngestResult> {
   const errors: RowError[] = [];
   let batch: Row[] = [];
   let count = 0;
@@ -51,7 +56,7 @@ export async function ingest<Row>(
         break; // the reader cannot go on after a malformed record
       }
       if (next.done) break;
-      if (++count > limits.maxRows) throw uploadTooLarge(`${limits.maxRows} rows`);
+      if (++count > limits.maxRows) return { kind: 'upload-too-large', limit: `${limits.maxRows} rows` };
       try {
         const row = toRow(next.value);
         if (errors.length === 0) batch.push(row); // after an error, rows are only checked
@@ -66,12 +71,24 @@ export async function ingest<Row>(
         batch = [];
       }
     }
-    if (errors.length > 0) throw invalidUpload(errors, what);
+    if (errors.length > 0) return invalidUpload(errors, what);
     if (batch.length > 0) await send(batch);
     await settle();
   } finally {
     await inFlight; // when another error is on its way, the write still lands before it is answered
     await iterator.return?.(undefined);
   }
-  return count;
+  return { kind: 'ingested', rows: count };
+}
+
+/**
+ * 422 `invalid-upload` as a value: the first {@link MAX_LISTED_ROW_ERRORS} of `errors`, each
+ * naming its row and column, in the `what` upload.
+ */
+function invalidUpload(errors: readonly RowError[], what: string): InvalidUpload {
+  return {
+    kind: 'invalid-upload',
+    errors: errors.slice(0, MAX_LISTED_ROW_ERRORS).map((e) => e.toFieldError()),
+    what,
+  };
 }

@@ -1,4 +1,4 @@
-import { RowError } from './upload-problems.js';
+import { RowError } from './upload-errors.js';
 
 /** A compiled template: literal text and `{column}` placeholders. */
 export interface KeyTemplate {

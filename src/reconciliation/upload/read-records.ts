@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { splitLines } from './split-lines.js';
-import { RecordTooLargeError, RowError } from './upload-problems.js';
+import { RecordTooLargeError, RowError } from './upload-errors.js';
 import type { UploadFormat } from './upload-stream.js';
 
 /** One record of an upload: its 1-based line (CSV: record number after the header) and columns. */

@@ -2,7 +2,7 @@ import { keyPartIssue, operationIdFor, MAX_REVISION, type OperationKey } from '.
 import { cellText } from './cell.js';
 import { fillKeyTemplate, type KeyTemplate } from './key-template.js';
 import type { UploadRecord } from './read-records.js';
-import { RowError } from './upload-problems.js';
+import { RowError } from './upload-errors.js';
 
 /** How source intents become operation keys (the source upload's options). */
 export interface SourceLayout {

@@ -1,4 +1,4 @@
-import { RecordTooLargeError } from './upload-problems.js';
+import { RecordTooLargeError } from './upload-errors.js';
 
 /** One line of a byte stream: its 1-based number and its text (UTF-8, without the line break). */
 export interface NumberedLine {

@@ -2,14 +2,9 @@ import { pipeline, Transform, type Readable, type TransformCallback, type Writab
 import { createGunzip } from 'node:zlib';
 import type { IncomingMessage } from 'node:http';
 import { streamedUpload } from '../../common/request-deadline.js';
+import type { UnsupportedMedia, UploadRefusal } from '../upload-refusal.js';
 import type { UploadLimits } from './upload-limits.js';
-import {
-  RecordTooLargeError,
-  recordTooLarge,
-  unsupportedMedia,
-  uploadInterrupted,
-  uploadTooLarge,
-} from './upload-problems.js';
+import { RecordTooLargeError } from './upload-errors.js';
 
 /** The two accepted upload formats. */
 export type UploadFormat = 'csv' | 'ndjson';
@@ -66,14 +61,18 @@ const CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
  * client that is still sending receives the answer instead of a reset connection. A client that
  * goes away fails the returned stream. The upload may take as long as its bytes keep coming
  * (`streamedUpload`: the request timeout bounds its silences, not its length).
- * @throws ProblemException 415 naming `Content-Type` or `Content-Encoding`.
+ * @returns the body, or the refusal (answered 415) naming `Content-Type` or `Content-Encoding`;
+ *   then the request is left as it is.
  */
-export function openUpload(req: IncomingMessage, maxBytes: number): { format: UploadFormat; body: Readable } {
+export function openUpload(
+  req: IncomingMessage,
+  maxBytes: number,
+): { readonly kind: 'opened'; readonly format: UploadFormat; readonly body: Readable } | UnsupportedMedia {
   const [mediaType, ...params] = (req.headers['content-type'] ?? '').split(';');
   const type = mediaType!.trim().toLowerCase();
   const format = FORMATS[type];
   if (!format) {
-    throw unsupportedMedia(
+    return unsupportedMedia(
       'Content-Type',
       `send the export as text/csv or application/x-ndjson${type ? `, not ${type}` : ''}`,
     );
@@ -85,14 +84,14 @@ export function openUpload(req: IncomingMessage, maxBytes: number): { format: Up
     .replace(/^"(.*)"$/, '$1')
     .toLowerCase();
   if (charset !== undefined && !CHARSETS.has(charset)) {
-    throw unsupportedMedia(
+    return unsupportedMedia(
       'Content-Type',
       `charset=${charset} is not accepted: the export is read as UTF-8 (send charset=utf-8 or none)`,
     );
   }
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity' && encoding !== 'gzip' && encoding !== 'x-gzip') {
-    throw unsupportedMedia(
+    return unsupportedMedia(
       'Content-Encoding',
       `Content-Encoding ${encoding} is not accepted (use gzip or none)`,
     );
@@ -122,18 +121,28 @@ export function openUpload(req: IncomingMessage, maxBytes: number): { format: Up
     req.unpipe(head);
     req.resume(); // discard the rest; the answer goes out meanwhile
   });
-  return { format, body: limit };
+  return { kind: 'opened', format, body: limit };
 }
+
+const unsupportedMedia = (field: UnsupportedMedia['field'], detail: string): UnsupportedMedia => ({
+  kind: 'unsupported-media',
+  field,
+  detail,
+});
 
 /** The request ended before its body was complete. */
 export class UploadInterruptedError extends Error {}
 
-/** The problem for a stream error of {@link openUpload} or a refused record, or null when it is something else. */
-export function uploadStreamProblem(err: unknown, limits: UploadLimits) {
+/**
+ * The refusal a stream error of {@link openUpload} or a refused record stands for (the upload
+ * too large, a record too large, the client gone, not gzip), or null when it is something else.
+ */
+export function uploadStreamRefusal(err: unknown, limits: UploadLimits): UploadRefusal | null {
   if (err instanceof UploadTooLargeError)
-    return uploadTooLarge(`${formatBytes(limits.maxBytes)} (after decompression)`);
-  if (err instanceof RecordTooLargeError) return recordTooLarge(err.line, formatBytes(limits.maxRecordBytes));
-  if (err instanceof UploadInterruptedError) return uploadInterrupted();
+    return { kind: 'upload-too-large', limit: `${formatBytes(limits.maxBytes)} (after decompression)` };
+  if (err instanceof RecordTooLargeError)
+    return { kind: 'record-too-large', line: err.line, limit: formatBytes(limits.maxRecordBytes) };
+  if (err instanceof UploadInterruptedError) return { kind: 'upload-interrupted' };
   const code = (err as { code?: string }).code;
   if (typeof code === 'string' && code.startsWith('Z_')) {
     return unsupportedMedia('Content-Encoding', 'the body is not valid gzip');
