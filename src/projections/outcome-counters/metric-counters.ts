@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../../event-store/event-store.port.js';
 import { duplicateCount } from '../../ledger/index.js';
 
-/** The duplicate-prevented counters, as metrics read model columns ({@link countersOf}: which events move them). */
+/** The duplicate-prevented counters, as metrics read model columns (moved by {@link countersOf}). */
 export const COUNTERS = [
   'claims',
   'duplicate_claims_prevented',
