@@ -51,10 +51,9 @@ function continuesNumber(c: number): boolean {
 }
 
 /**
- * Parses JSON without silently altering what the client sent: a number that a JavaScript double
- * cannot carry exactly (e.g. 12345678901234567890, or more digits than round-trip) is refused
- * rather than rounded, and duplicate member names are refused rather than last-wins
- * (RFC 8259 §4 leaves both to the implementation; the ledger never silently alters what was sent, docs/security.md "Limits").
+ * Parses JSON without silently altering what the client sent: numbers a double cannot carry
+ * exactly and duplicate member names are refused (RFC 8259 §4 leaves both open;
+ * docs/security.md "Limits").
  * @throws ProblemException 400 `invalid-json`, or 400 `validation` (nested too deep).
  */
 export function parseExactJson(text: string): unknown {
@@ -134,11 +133,7 @@ function parseNative(text: string): unknown {
   return parsed;
 }
 
-/**
- * Member names the framework strips from every request body (prototype-pollution guard of Nest's
- * ValidationPipe). Silently losing them would change a payload's meaning and fingerprint, so they
- * are refused instead.
- */
+/** Member names Nest's ValidationPipe strips: refused, as losing them would change a fingerprint. */
 export const RESERVED_MEMBERS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
 
 /** Dotted paths of members named in {@link RESERVED_MEMBERS} (at most 10), iteratively. */
@@ -158,9 +153,8 @@ function reservedMemberPaths(value: unknown): string[] {
 }
 
 /**
- * A request body that was sent but not read because its `content-type` is missing or not JSON.
- * The JSON routes refuse it ({@link refuseUnreadBody}, 415 naming the header); routes that stream
- * other formats (reconciliation uploads) read the request themselves and never look at it.
+ * A body left unread because its `content-type` is missing or not JSON: JSON routes refuse it
+ * ({@link refuseUnreadBody}); streaming routes read the request themselves.
  */
 export class UnreadBody {
   /** `contentType`: the header's media type as sent (lower case), or null when it was missing. */
@@ -168,8 +162,7 @@ export class UnreadBody {
 }
 
 /**
- * Refuses a body the JSON parser left unread (missing or non-JSON `content-type`) with one clear
- * message naming the header; any other value passes.
+ * Refuses an {@link UnreadBody}; any other value passes.
  * @throws ProblemException 415 `unsupported-media-type`, `errors[0].field` = `content-type`.
  */
 export function refuseUnreadBody(value: unknown): void {

@@ -67,10 +67,7 @@ export function validationProblem(errors: readonly FieldError[]): ProblemExcepti
   return new ProblemException(problem(code, 400, detail, { errors }));
 }
 
-/**
- * A DTO class with this static flag set validates the items of its body one by one (a batch:
- * one bad item must get its own answer), so the pipe leaves their storability to it.
- */
+/** A DTO with this static flag validates its items one by one (a batch), storability included. */
 export interface ValidatesItemsSeparately {
   readonly validatesItemsSeparately?: boolean;
 }
