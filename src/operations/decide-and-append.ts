@@ -245,7 +245,6 @@ function lastRevision(events: readonly RecordedEvent[]): bigint | null {
 export const EVENT_SCHEMA_VERSION = 1;
 
 /** Domain events → store events with fresh ids and the request's correlation metadata. */
-
 export function toStoreEvents(events: readonly LedgerEvent[], ctx: RequestContext): EventToAppend[] {
   return events.map((e) => ({
     id: randomUUID(),

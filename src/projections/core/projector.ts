@@ -272,7 +272,6 @@ export class Projector {
    * Applies `events` to `group` (one checkpoint) in one transaction, else to each alone so the
    * healthy ones advance. @returns the slots that applied the batch.
    */
-
   private async applyLive(group: readonly Slot[], events: readonly RecordedEvent[]): Promise<Slot[]> {
     try {
       await applySharedBatch(

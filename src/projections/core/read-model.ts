@@ -45,7 +45,6 @@ export interface ReadModel {
    */
   upgradeTables?(names: TableNames): string;
   /** The changes of `feed` for `tenant` after `after`, oldest first, at most `limit`, one per row. */
-
   readFeed(
     sql: SqlQueryable,
     feed: string,
