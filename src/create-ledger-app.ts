@@ -47,12 +47,9 @@ export interface CreateLedgerAppOptions {
 }
 
 /**
- * Builds the ledger HTTP application (not yet listening): opens the configured event store
- * (installing its schema and the API key table), API key authentication on every /v1 route
- * before any body is read (docs/security.md; create keys with `createAppApiKey(app, …)`),
- * on Fastify (`@nestjs/platform-fastify`), exact-JSON body parsing with size limits, problem+json errors,
- * class-validator DTO validation, and the OpenAPI document at /docs. Its HTTP server's requests
- * are tracked for a graceful stop (`HttpDrain.of(app.getHttpServer())`, used on SIGTERM).
+ * Builds the ledger HTTP application on Fastify (not yet listening): opens the configured store,
+ * authenticates every /v1 route before its body is read (docs/security.md), and tracks requests
+ * for a graceful stop (`HttpDrain`).
  * @throws EventStoreUnavailableError when the store cannot be opened.
  */
 export async function createLedgerApp(
@@ -88,11 +85,8 @@ export async function createLedgerApp(
   );
   const fastify = app.getHttpAdapter().getInstance();
   configureHttpServer(app, config);
-  // Node's own answer to a request it cannot parse (431 for a request line or headers over the
-  // limit, 400 otherwise) says `Connection: close`; Fastify's replacement does not, yet closes the
-  // socket, so a keep-alive client sent its next request into it ('socket hang up', found by the
-  // every-route fuzz). Without a listener Node answers as it did under Express; limitSlowRequests
-  // adds one that answers as Node does, but its headers timeout (408) in problem+json.
+  // Fastify's parser-error answer closes the socket without `Connection: close`, so a keep-alive
+  // client sends into a dead socket; limitSlowRequests installs answerClientErrors instead.
   app.getHttpServer().removeAllListeners('clientError');
   limitSlowRequests(app.getHttpServer() as Server, config.requestTimeoutMs);
   app.use(requestObservability(options.logger)); // correlation, X-Request-Id, request log: first
@@ -131,10 +125,8 @@ const BATCH_ROUTE = '/v1/claims/batch';
 export const KEEP_ALIVE_GRACE_MS = 15_000;
 
 /**
- * Keep-alive of the HTTP server, so that a loaded server does not reset clients' connections
- * (docs/decisions.md "Keep-alive"): it advertises `config.keepAliveTimeoutMs` and closes idle
- * connections only {@link KEEP_ALIVE_GRACE_MS} after that. Setting `Keep-Alive` on the response
- * replaces Node's own header.
+ * Keep-alive: advertises `config.keepAliveTimeoutMs`, closes idle connections only
+ * {@link KEEP_ALIVE_GRACE_MS} later (docs/decisions.md "Keep-alive").
  */
 function configureHttpServer(app: NestFastifyApplication, config: LedgerConfig): void {
   const server = app.getHttpServer() as Server;
@@ -147,9 +139,8 @@ function configureHttpServer(app: NestFastifyApplication, config: LedgerConfig):
 }
 
 /**
- * The SQL database of read models and keys: a SQL event store's own, or — for EventStoreDB — the
- * database `config` names (PostgreSQL at DATABASE_URL, else PGlite in LEDGER_DATA_DIR), closed
- * when the store closes (the app closes the store on shutdown).
+ * The SQL database of read models and keys: a SQL store's own, else (EventStoreDB) the one
+ * `config` names, closed with the store.
  * @throws Error for another store without one (pass `sql`); EventStoreUnavailableError.
  */
 async function sqlOf(store: EventStore, config: LedgerConfig): Promise<SqlExecutor> {

@@ -9,13 +9,9 @@ import type { EarlyStart } from './run-ledger.js';
 const signals = holdStopSignals();
 
 /**
- * The server's entry point (docs/configuration.md; `npm start` runs its bundle). Before the
- * application's modules load (docs/decisions.md "Start-up") it binds the port — when that fails, the
- * error is reported and nothing is created — and, for the embedded store, locks the data
- * directory and starts opening it (`openAhead`: a new one's copy of the initdb template on the
- * thread pool, then PGlite on its worker thread), so that the opening and the loading overlap.
- * Everything else, and the reporting of any failure, is `runLedger`'s. Before all of it, it
- * holds the stop signals ({@link holdStopSignals}) until `runLedger` has started the ledger.
+ * The server's entry point: holds the stop signals, binds the port and starts opening the
+ * embedded store before the modules load, so opening and loading overlap (docs/decisions.md
+ * "Start-up"); the rest is `runLedger`'s.
  */
 async function early(signals: HeldStopSignals): Promise<EarlyStart> {
   let config;

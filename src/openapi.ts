@@ -6,12 +6,8 @@ import { ProblemDetailsDto } from './common/openapi/problem-details.dto.js';
 import { OPERATION_ID_NAMESPACE } from './ledger/index.js';
 
 /**
- * Serves the OpenAPI document generated from the same DTOs that validate requests and the
- * answer classes the routes return: UI at /docs, JSON at /docs-json. Routes that need an API key
- * (`RequireRole`) carry the `bearer` scheme, so the UI's Authorize button applies the key;
- * {@link completeOpenApiDocument} adds the problems every route shares. The document is generated
- * on its first request and kept (`SwaggerModule.setup` takes a factory and calls it once), not at
- * start-up, where every start paid for it (docs/decisions.md "Start-up").
+ * Serves the OpenAPI document generated from the DTOs that validate requests (UI at /docs, JSON
+ * at /docs-json), built on its first request rather than at start-up (docs/decisions.md "Start-up").
  */
 export function setupOpenApi(app: INestApplication): void {
   const config = new DocumentBuilder()

@@ -34,17 +34,9 @@ export interface EarlyStart {
 }
 
 /**
- * Runs the ledger from environment configuration (docs/configuration.md); main.ts calls it once
- * the modules have loaded, with what it did before. It binds the port first: when the port is taken it says so in one line and exits 1 before creating anything; so
- * does a nearly full volume under the embedded store (naming the free space it needs).
- * With auth enabled, the first run creates an admin key and shows it once — on stdout when that
- * is a terminal, else in a 0600 file in the data directory whose path is logged — or installs
- * LEDGER_ADMIN_TOKEN (docs/security.md); with LEDGER_AUTH=disabled it warns loudly and listens
- * on loopback only. SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it gracefully (exit code 0); one
- * that arrives during start-up is logged and stops it once it has started (listening; the store is
- * never closed under the start-up), unless start-up does not finish within
- * LEDGER_SHUTDOWN_GRACE_MS of it (then exit code 1) — a second one then exits 1 at once.
- * Failures are logged (one line for those an operator fixes) and end the process with exit code 1.
+ * Runs the ledger from environment configuration (docs/configuration.md) once main.ts has loaded
+ * the modules: the first admin key (docs/security.md "The first key"), then stops on SIGTERM,
+ * SIGINT or SIGHUP (docs/production.md "Stopping"). Failures are logged and exit 1.
  */
 export function runLedger(early: EarlyStart): void {
   start(early).catch((err: unknown) => fail(err, early.config?.databaseUrl ?? null));

@@ -5,11 +5,9 @@ import { installLedgerSchemas } from '../ledger-schemas.js';
 import { templateModes } from './template-modes.js';
 
 /**
- * `npm run build:initdb-template` (part of `npm run build`, so of `npm ci` and the Docker image):
- * writes the fresh cluster, every ledger schema installed, that a new embedded data directory is
- * copied from (see initdb-template.ts) — unless the build already holds one for this PGlite
- * version — writable by its owner only (an existing template's modes are tightened too), which every new
- * data directory inherits. Exit status 0, or 1 with the error.
+ * `npm run build:initdb-template`: writes the fresh cluster a new embedded data directory is
+ * copied from (docs/decisions.md "A new embedded data directory starts as a copy of a fresh
+ * cluster the build ships"), writable by its owner only. Exit status 0, or 1 with the error.
  */
 async function main(): Promise<void> {
   const dir = initdbTemplateDir();

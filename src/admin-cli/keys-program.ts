@@ -53,10 +53,8 @@ function describe(k: ApiKeyView): string {
 }
 
 /**
- * The `keys` command line (commander): `create`, `list`, `revoke`, `rotate`, and `token` (a fresh
- * token for LEDGER_ADMIN_TOKEN). Tokens are printed once, on create and rotate; `--json` prints
- * machine-readable output. Errors throw {@link KeysCliError}, or commander's CommanderError for
- * bad usage (the program never calls process.exit itself).
+ * The `keys` command line (commander): `create`, `list`, `revoke`, `rotate`, `token`. Errors throw
+ * {@link KeysCliError}, or CommanderError for bad usage (it never calls process.exit).
  */
 export function buildKeysProgram(env: KeysCliEnvironment): Command {
   const now = () => (env.now ? env.now() : Date.now());

@@ -3,13 +3,8 @@ import { downloadBackup, LedgerUnavailableError } from './download-backup.js';
 import { restoreDataDir } from './restore-data-dir.js';
 
 /**
- * `npm run ledger-admin -- <command>`: backups of the embedded store (docs/production.md "Backups").
- * - `backup <file> [--url U] [--token T]`: a consistent backup of a RUNNING ledger over HTTP
- *   (`POST /v1/admin/backup`, an admin key for all tenants; LEDGER_URL, LEDGER_TOKEN).
- * - `restore <file> <dataDir> [--force]`: a backup into a data directory, offline; refuses a
- *   non-empty directory without --force, and one a running ledger holds.
- * Exit status: 0 done, 1 refused (bad file, non-empty target, directory in use, refused by the
- * ledger), 2 usage, 3 the ledger unreachable or 503.
+ * `npm run ledger-admin -- backup|restore`: backups of the embedded store (docs/production.md
+ * "Backups"). Exit status: 0 done, 1 refused, 2 usage, 3 the ledger unreachable or 503.
  */
 function buildProgram(out: (line: string) => void): Command {
   const program = new Command('ledger-admin')

@@ -11,9 +11,8 @@ export interface KeyDatabase {
 }
 
 /**
- * Opens the database the ledger keeps its keys in, as configured (LEDGER_STORE, DATABASE_URL,
- * LEDGER_DATA_DIR), installing the schemas if needed. PGlite is single-process: do not point the
- * CLI at the data directory of a RUNNING ledger (use the admin routes then).
+ * Opens the configured key database, installing the schemas if needed (PGlite is single-process:
+ * not the data directory of a running ledger).
  * @throws EventStoreUnavailableError when PostgreSQL cannot be reached; Error for a store
  *   without a SQL database.
  */

@@ -41,21 +41,10 @@ export interface RestoreFs {
 }
 
 /**
- * Restores a backup (a `.tar.gz` from `POST /v1/admin/backup` or `ledger-admin backup`, or an
- * uncompressed tar from PGlite `dumpDataDir`) into `dataDir`, in this order:
- * 1. takes the directory's lock (`ledger.pid`): a directory a running ledger holds is refused
- *    first, even with `force`; what an earlier, killed restore left (its staging directory) is
- *    removed;
- * 2. refuses a directory that is not empty unless `force` (naming an unfinished restore); then
- *    reads the backup (an unreadable or corrupt one is refused) and refuses too little free space;
- * 3. builds the database in a staging directory inside `dataDir` (same volume): PGlite loads the
- *    tar (`loadDataDir`) and starts on it — crash recovery replays the WAL up to the snapshot —
- *    then the events are counted, a checkpoint written and the database closed;
- * 4. swaps: writes the `restore-in-progress` marker (a ledger refuses to open the directory while
- *    it is there), renames the old entries aside, renames the staged ones in, removes the marker,
- *    then deletes the old entries. A failed rename rolls every rename back first.
- * A refused or failed restore leaves `dataDir` as it was, and removes a directory it created; a
- * killed one leaves the marker during the swap (run the restore again with `force`).
+ * Restores a backup (`.tar.gz` from `ledger-admin backup`, or a PGlite `dumpDataDir` tar) into
+ * `dataDir`: built in a staging directory on the same volume, then swapped in under the
+ * `restore-in-progress` marker (docs/production.md "Backups"). A refused or failed restore leaves
+ * `dataDir` as it was.
  * @throws AdminCliError for an unreadable or corrupt backup, a target that is not a directory or
  *   not empty, too little space, a swap that failed (rolled back); DataDirInUseError when a live
  *   process holds the target.
@@ -130,9 +119,8 @@ function lockTarget(dataDir: string): () => void {
 }
 
 /**
- * Replaces `present` (entries of `dataDir`) by the entries of `staging`, under the
- * {@link RESTORE_MARKER}; on a failed rename, renames everything back and removes the marker.
- * The old entries are deleted only after the marker is gone; failing that is reported, not fatal.
+ * Replaces `present` (entries of `dataDir`) by those of `staging` under the {@link RESTORE_MARKER};
+ * a failed rename renames everything back.
  * @throws AdminCliError when the swap failed and was rolled back.
  */
 function swapIn(dataDir: string, staging: string, present: readonly string[], fs: RestoreFs): void {

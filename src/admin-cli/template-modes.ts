@@ -2,11 +2,8 @@ import { chmod, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Makes every file under `dir` 0644 and every directory (`dir` too) 0755: writable by the owner
- * only. PGlite writes its cluster files 0666, and a data directory copied from them (a copy keeps
- * the mode) would be writable by every user of the machine. Readable by others, because the
- * template belongs to the build's user and the ledger may run as another (the container image
- * builds as root and runs as `node`).
+ * Makes every file under `dir` 0644 and every directory 0755: PGlite writes 0666, which copies
+ * would keep; readable by others, as the ledger may run as another user than the build.
  * @throws (rejects with) the file-system error of a read or a chmod.
  */
 export async function templateModes(dir: string): Promise<void> {

@@ -7,19 +7,11 @@ import { rawProblemResponse } from './raw-problem-response.js';
 const DRAIN_MS = 5_000;
 
 /**
- * Answers the errors Node's HTTP parser reports on `server` ('clientError', Node.js docs
- * "Event: 'clientError'") as RFC 9457 problem+json with `Connection: close`, then closes the
- * socket (Fastify's own listener closed it without saying so; remove it first): 431 `validation`
- * for a request line or headers over Node's limit, 413 `payload-too-large` for chunk extensions
- * over it, 408 `request-timeout` for headers that did not arrive within `server.headersTimeout`
- * (`headersTimeoutMs`, ms), and 400 `validation` naming Node's reason for anything else it cannot
- * parse (`Content-Length` with `Transfer-Encoding`, a request that is not HTTP).
- *
- * Requests parsed before the error on the same connection (pipelined, or sent in one packet with
- * the garbage) are being handled: their answers are written first, in order, and the refusal
- * after them — Node's own handler answered 400 at once and cut the connection, so a claim that
- * was recorded reached its client as a bare 400. When the error cut off a request's body (a bad
- * chunk), the refusal is written at once. Nothing is written on a socket no longer writable.
+ * Answers the errors Node's HTTP parser reports on `server` (Node.js docs "Event: 'clientError'")
+ * as problem+json with `Connection: close` (431, 413, 408 after `headersTimeoutMs`, else 400
+ * naming Node's reason), then closes the socket. Requests parsed before the error on the same
+ * connection are answered first, in order, so a recorded claim never reaches its client as a
+ * bare 400.
  */
 export function answerClientErrors(server: Server, headersTimeoutMs: number): void {
   const unanswered = new WeakMap<Socket, { requests: Set<IncomingMessage>; then?: () => void }>();

@@ -14,10 +14,8 @@ const marked = new WeakSet<Ctor>();
 const compiled = new WeakMap<Ctor, BodyCheck | null>();
 
 /**
- * Marks a body DTO for the compiled fast path of the application's ValidationPipe: a body the
- * compiled check accepts is handed to the handler as parsed, without class-transformer and
- * class-validator's executor; any other body takes the class-validator path, which words the
- * refusal. Only the DTO's own decorators define the check ({@link compileBodyCheck}).
+ * Marks a body DTO for the ValidationPipe's compiled fast path: a body the check accepts skips
+ * class-transformer and class-validator; any other takes their path, which words the refusal.
  */
 export function CompiledCheck(): ClassDecorator {
   return (target) => {
@@ -44,14 +42,11 @@ export function compiledCheckOf(cls: unknown): BodyCheck | null {
 class Unsupported extends Error {}
 
 /**
- * Compiles the class-validator metadata of `cls` (with its parents and nested `@Type` classes) into
- * one predicate that accepts exactly the plain JSON objects that `validateSync(plainToInstance(cls,
- * body), { whitelist, forbidNonWhitelisted, forbidUnknownValues })` accepts, and for which
- * class-transformer hands the handler the same values: it mirrors class-validator's
- * ValidationExecutor (whitelist, conditions such as `@IsOptional`, `@IsDefined`, the constraints,
- * nested objects) and calls each decorator's own validator, so no rule is written twice. Arrays
- * and Sets under `@ValidateNested`, `each`, groups, async constraints, `@Expose`/`@Exclude` and
- * any `@Transform` other than {@link keepAsParsed} are not compiled.
+ * Compiles the class-validator metadata of `cls` into one predicate accepting exactly the plain
+ * objects `validateSync(plainToInstance(cls, body), { whitelist, forbidNonWhitelisted,
+ * forbidUnknownValues })` accepts, calling each decorator's own validator so no rule is written
+ * twice. Nested arrays, `each`, groups, async constraints and transforms other than
+ * {@link keepAsParsed} are not compiled.
  * @returns the predicate, or null when the class uses something not compiled.
  */
 export function compileBodyCheck(cls: Ctor): BodyCheck | null {
@@ -80,7 +75,6 @@ function compileClass(cls: Ctor, schema: string): BodyCheck {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
     if (Object.getPrototypeOf(value) !== Object.prototype) return false;
     const obj = value as Record<string, unknown>;
-    // whitelist + forbidNonWhitelisted
     for (const key in obj) if (!allowed.has(key)) return false;
     for (let i = 0; i < checks.length; i++) if (!checks[i]!(obj, obj[names[i]!])) return false;
     return true;
@@ -121,7 +115,6 @@ function compileProperty(cls: Ctor, name: string, metadatas: Metadata[]): Proper
     for (const c of conditions) if (!(c.constraints[0] as PropertyCheck)(obj, value)) return true;
     for (const c of constraints) if (!c(obj, value)) return false;
     if (value === undefined) return true;
-    // a nested value must be a plain object here: arrays are not compiled, primitives are refused
     for (const c of nestedChecks) if (!c(value)) return false;
     return true;
   };

@@ -19,20 +19,11 @@ export interface ConcurrentBodies {
 }
 
 /**
- * Bounds how many requests of a route are read and handled at once (the batch route, whose
- * bodies cost several times their size while parsed and decided: docs/decisions.md "Request
- * bodies").
- * Beyond `limit` in flight `take` refuses the request 429 `rate-limited` with `Retry-After: 1`
- * before its body is read (Node discards the unread body), so memory stays bounded by `limit`
- * bodies.
- *
- * A slot lives as long as its body: it is freed when the request is answered (its handler, or a
- * refusal such as 413, 400 `invalid-json`, 415, hands Fastify the answer: `releaseOnAnswer`) or
- * when its connection closes before the whole body arrived (no handler can run on it then). A
- * client that hangs up once its body is sent does not free it: the body is still parsed and
- * handled, and the slot is freed when that ends (freed at the hang-up, the memory grew past the
- * bound). A request whose connection closed before `take`
- * ran (during the key lookup) takes no slot: no event would free it.
+ * Bounds how many requests of a route are read and handled at once (bodies cost several times
+ * their size: docs/decisions.md "Request bodies"): beyond `limit`, 429 with `Retry-After: 1`
+ * before the body is read. A slot lives as long as its body: freed when the request is answered,
+ * or when its connection closes before the body arrived (not at a later hang-up: the body is
+ * still being handled).
  */
 export function concurrentBodies(limit: number): ConcurrentBodies {
   let inFlight = 0;

@@ -7,11 +7,8 @@ import { ProblemException } from './problem.exception.js';
 export const UNAVAILABLE_RETRY_AFTER_S = 1;
 
 /**
- * The problem an error is answered with, when it is one the API documents: a ProblemException as
- * it is; an unreachable store → 503 `store-unavailable` (a full disk too, its reason as the detail:
- * {@link StorageUnavailableError}); too many concurrent writers on one
- * stream → 503 `contention` (both with Retry-After in seconds). Anything else: undefined (a bug,
- * answered 500 by the filter and never hidden in a batch slot).
+ * The problem an error the API documents is answered with (a ProblemException, 503
+ * `store-unavailable` or `contention` with Retry-After); undefined for a bug, answered 500.
  */
 export function problemForError(err: unknown): ProblemException | undefined {
   if (err instanceof ProblemException) return err;

@@ -2,11 +2,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
 
 /**
- * Fastify's `frameworkErrors` option: the refusals its router makes before any route, middleware
- * or filter runs — a path that is not valid percent-encoding (`FST_ERR_BAD_URL`, e.g. `/%ff`), a
- * path parameter over `maxParamLength` — answered as RFC 9457 problem+json `validation` with the
- * error's status (400 unless Fastify says otherwise), instead of Fastify's own
- * `{"statusCode","code","error","message"}` JSON.
+ * Fastify's `frameworkErrors` option: its router's refusals before any route runs (bad
+ * percent-encoding, a parameter over `maxParamLength`) as problem+json `validation`.
  */
 export function frameworkErrorAsProblem(
   error: FastifyError,

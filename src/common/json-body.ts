@@ -30,11 +30,9 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 const PLAIN_RUN = /[^"\\]*/y;
 
 /**
- * The index of the `"` closing the string whose opening `"` is at `open`, or -1 when the text
- * ends first (each backslash escapes the next character). The run up to the first `"` or
- * backslash is skipped by one sticky regular expression, much faster than a loop of `charCodeAt`
- * over a long string (docs/decisions.md "Claim path"); the rest of a string with a backslash is
- * read one character at a time.
+ * The index of the `"` closing the string opened at `open`, or -1 when the text ends first. The
+ * plain run is skipped by a sticky regular expression, much faster than a `charCodeAt` loop
+ * (docs/decisions.md "Claim path").
  */
 function closingQuote(text: string, open: number): number {
   PLAIN_RUN.lastIndex = open + 1;
@@ -53,10 +51,9 @@ function continuesNumber(c: number): boolean {
 }
 
 /**
- * Parses JSON without silently altering what the client sent: a number that a JavaScript double
- * cannot carry exactly (e.g. 12345678901234567890, or more digits than round-trip) is refused
- * rather than rounded, and duplicate member names are refused rather than last-wins
- * (RFC 8259 §4 leaves both to the implementation; the ledger never silently alters what was sent, docs/security.md "Limits").
+ * Parses JSON without silently altering what the client sent: numbers a double cannot carry
+ * exactly and duplicate member names are refused (RFC 8259 §4 leaves both open;
+ * docs/security.md "Limits").
  * @throws ProblemException 400 `invalid-json`, or 400 `validation` (nested too deep).
  */
 export function parseExactJson(text: string): unknown {
@@ -92,12 +89,9 @@ export function parseExactJson(text: string): unknown {
 const NOT_EXACT: unique symbol = Symbol('not exact');
 
 /**
- * `JSON.parse(text)` when that is exactly what lossless-json would return: the text parses, every
- * number in it is safe ({@link isSafeNumber}) and no object repeats a member name. Otherwise
- * {@link NOT_EXACT}, and lossless-json decides (and words the refusal). lossless-json is not used
- * for every body because it builds each string one character at a time, a V8 rope of a 32-byte
- * node per character, many times the body's size in heap (docs/decisions.md "Request bodies");
- * JSON.parse keeps strings flat.
+ * `JSON.parse(text)` when that is exactly what lossless-json would return (every number safe, no
+ * repeated member name), else {@link NOT_EXACT}. lossless-json is kept for the rare rest because
+ * its strings cost many times the body's size in heap (docs/decisions.md "Request bodies").
  */
 function parseNative(text: string): unknown {
   let parsed: unknown;
@@ -106,7 +100,6 @@ function parseNative(text: string): unknown {
   } catch {
     return NOT_EXACT;
   }
-  // The text is valid JSON: scan it outside strings for numbers and, per object, member names.
   const objects: (Set<string> | null)[] = []; // one entry per open object (its names) or array (null)
   let expectName = false;
   for (let i = 0; i < text.length; i++) {
@@ -140,11 +133,7 @@ function parseNative(text: string): unknown {
   return parsed;
 }
 
-/**
- * Member names the framework strips from every request body (prototype-pollution guard of Nest's
- * ValidationPipe). Silently losing them would change a payload's meaning and fingerprint, so they
- * are refused instead.
- */
+/** Member names Nest's ValidationPipe strips: refused, as losing them would change a fingerprint. */
 export const RESERVED_MEMBERS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
 
 /** Dotted paths of members named in {@link RESERVED_MEMBERS} (at most 10), iteratively. */
@@ -164,9 +153,8 @@ function reservedMemberPaths(value: unknown): string[] {
 }
 
 /**
- * A request body that was sent but not read because its `content-type` is missing or not JSON.
- * The JSON routes refuse it ({@link refuseUnreadBody}, 415 naming the header); routes that stream
- * other formats (reconciliation uploads) read the request themselves and never look at it.
+ * A body left unread because its `content-type` is missing or not JSON: JSON routes refuse it
+ * ({@link refuseUnreadBody}); streaming routes read the request themselves.
  */
 export class UnreadBody {
   /** `contentType`: the header's media type as sent (lower case), or null when it was missing. */
@@ -174,8 +162,7 @@ export class UnreadBody {
 }
 
 /**
- * Refuses a body the JSON parser left unread (missing or non-JSON `content-type`) with one clear
- * message naming the header; any other value passes.
+ * Refuses an {@link UnreadBody}; any other value passes.
  * @throws ProblemException 415 `unsupported-media-type`, `errors[0].field` = `content-type`.
  */
 export function refuseUnreadBody(value: unknown): void {
@@ -205,16 +192,11 @@ class RefusedBody {
 const JSON_MEDIA_TYPES = /^application\/([^\s;/]+\+)?json(\s*;|$)/;
 
 /**
- * Installs the ledger's body parsing on a Fastify instance, in place of Fastify's own parsers:
- * `application/json` (and `+json`) bodies are read as text up to the route's body limit
- * (Fastify's `bodyLimit`; a larger declared `Content-Length` is refused at once, before the body
- * is read: 413, rendered as problem+json by the filter), refused 415 when `Content-Encoding` or
- * `charset` says it is not plain UTF-8 ({@link jsonContentHeadersRefusal}), decoded as strict UTF-8 (else 400
- * `invalid-json` naming the byte offset: {@link decodeUtf8Body}) and parsed with {@link parseExactJson};
- * an empty or blank one is no body. A body with a missing or other `content-type` is left unread
- * in the stream and marked {@link UnreadBody}. A body that does not parse is refused by a
- * `preValidation` hook rather than by the parser, so the refusal keeps the connection open
- * (Fastify closes it after a parser error, because the body may be unread; here it was read).
+ * Replaces Fastify's body parsers: JSON (and `+json`) bodies up to the route's `bodyLimit` (413
+ * beyond) are checked by {@link jsonContentHeadersRefusal} (415), {@link decodeUtf8Body} (400) and
+ * {@link parseExactJson}; a blank one is no body; any other `content-type` is left unread as
+ * {@link UnreadBody}. Refusals are raised in `preValidation`, not the parser, so the connection
+ * stays open (Fastify closes it after a parser error).
  */
 export function exactJsonBody(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();

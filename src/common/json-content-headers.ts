@@ -6,12 +6,9 @@ import { ProblemException } from './problem.exception.js';
 const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
 
 /**
- * The refusal of a JSON body whose headers say it is not plain UTF-8 text, or null when they do
- * not: a `Content-Encoding` other than `identity` (RFC 9110 §8.4; the JSON routes do not
- * decompress, so a body labelled gzip is never read as if it were plain), or a `charset` parameter
- * other than UTF-8 (RFC 8259 §8.1: JSON is exchanged as UTF-8; the body is checked, not converted).
- * Both are 415 `unsupported-media-type` naming the header at fault (`content-encoding` or
- * `content-type`), as reconciliation uploads answer (src/reconciliation/upload/upload-stream.ts).
+ * 415 `unsupported-media-type` naming the header when a JSON body is not plain UTF-8: a
+ * `Content-Encoding` other than `identity` (RFC 9110 §8.4; not decompressed) or a `charset` other
+ * than UTF-8 (RFC 8259 §8.1); else null.
  */
 export function jsonContentHeadersRefusal(headers: IncomingHttpHeaders): ProblemException | null {
   const encoding = (headers['content-encoding'] ?? 'identity').trim().toLowerCase();

@@ -1,9 +1,8 @@
 import { Transform, type TransformFnParams } from 'class-transformer';
 
 /**
- * class-transformer's transform that leaves a property exactly as parsed (a payload or outputs of
- * any JSON): class-transformer must not rebuild it. The compiled body check knows this function,
- * and only it, as a transform that changes nothing (src/common/compiled-check.ts).
+ * A class-transformer transform that leaves a property (any JSON) exactly as parsed; the only
+ * transform the compiled body check accepts.
  */
 export function keepAsParsed({ obj, key }: TransformFnParams): unknown {
   return (obj as Record<string, unknown>)[key];

@@ -21,10 +21,8 @@ function fromHttpException(err: HttpException): ProblemDetails {
 }
 
 /**
- * The problem of a refusal by Fastify while it read the body (Nest hands it over as an
- * HttpException whose `cause` is the FastifyError), worded as the ledger words it: a body over
- * the limit (413), a `content-type` header that does not parse (415, as a missing one), a body
- * shorter or longer than its `Content-Length` (400 `invalid-json`). Null for anything else.
+ * The problem of Fastify's refusal while reading the body (an HttpException caused by a
+ * FastifyError): 413, 415 or 400 `invalid-json`; null for anything else.
  */
 function fromBodyReading(
   err: HttpException,
@@ -42,11 +40,8 @@ function fromBodyReading(
 }
 
 /**
- * Renders every error as RFC 9457 `application/problem+json` on Fastify's reply: the documented
- * ones as {@link problemForError} maps them (ProblemExceptions as they are, 503s with
- * Retry-After), refusals while the body was read ({@link fromBodyReading}: 413, 415, 400), Nest
- * HttpExceptions (unknown routes → 404 `not-found`). Anything else is a 500 whose details are
- * logged, never sent. A response whose headers are sent already (a stream) is left alone.
+ * Renders every error as RFC 9457 problem+json: documented ones via {@link problemForError},
+ * anything else a 500 whose details are logged, never sent. A stream already started is left alone.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {

@@ -1,14 +1,9 @@
 import type { ProblemDetails } from './problem.js';
 
 /**
- * An error that is answered as a given problem document, with optional headers (e.g.
- * `Retry-After` in seconds). Thrown at the HTTP edge (controllers, pipes, guards, middleware;
- * handlers return refusals as values); rendered by ProblemDetailsFilter.
- *
- * It carries no stack trace (`stack` is the name and message only): a problem is an answer the
- * ledger meant to give, not a defect to locate, and capturing the stack through Nest's pipeline
- * was the costliest line of a refusal (docs/decisions.md "Claim path").
- * Errors that are defects keep theirs and are logged with it (ProblemDetailsFilter).
+ * An error answered as a given problem document, with optional headers (e.g. `Retry-After` in
+ * seconds); thrown only at the HTTP edge. It carries no stack trace: it is an intended answer, not
+ * a defect, and capturing one was costly (docs/decisions.md "Claim path").
  */
 export class ProblemException extends Error {
   constructor(

@@ -19,18 +19,10 @@ interface Arriving {
 const arriving = new WeakMap<IncomingMessage, Arriving>();
 
 /**
- * Bounds how long one request may take to arrive (slowloris): its headers at most 10 s (Node's
- * `headersTimeout`, answered by {@link answerClientErrors}), the whole request at most `requestTimeoutMs` — except an upload marked with
- * {@link streamedUpload}, which may take as long as its bytes keep coming. A request past its
- * bound is answered 408 `request-timeout` (problem+json, `Connection: close`) and its connection
- * closed, as Node does (Node's own 408 has no body). Checked every second (at most
- * every `requestTimeoutMs`); a request whose body has fully arrived is no longer bounded (a slow
- * handler is not a slow client), nor are responses: live subscriptions stay open. A request
- * answered before its body arrived (a 401 before the body is read) stays bounded: past its bound
- * its connection is closed (its answer was sent, so no 408).
- *
- * Node's own `requestTimeout` cannot spare one request (it is one value per server,
- * `LEDGER_REQUEST_TIMEOUT_MS` in docs/configuration.md), so it is turned off and this takes its place.
+ * Bounds how long one request may take to arrive (slowloris): headers 10 s, the whole request
+ * `requestTimeoutMs`, except an upload marked {@link streamedUpload}, bounded by silence. Past its
+ * bound: 408 problem+json and the connection closed. Only arrival is bounded (a slow handler is
+ * not a slow client). Replaces Node's `requestTimeout`, which cannot spare one request.
  */
 export function limitSlowRequests(server: Server, requestTimeoutMs: number): void {
   server.requestTimeout = 0;
@@ -44,9 +36,7 @@ export function limitSlowRequests(server: Server, requestTimeoutMs: number): voi
     const entry: Arriving = { res, since: now, streamed: false, lastProgress: now, bytesRead: 0 };
     open.set(req, entry);
     arriving.set(req, entry);
-    // Not forgotten when answered: a request refused before its body came (401, 413, 429) keeps
-    // its connection while the body still arrives, and a client trickling it would hold that
-    // connection for ever. The sweep forgets a request once its body is whole or its socket gone.
+    // Kept when answered early (401, 413): a client trickling the body would hold the connection.
   });
   const sweep = setInterval(() => {
     const now = Date.now();
@@ -87,11 +77,8 @@ function overdue(req: IncomingMessage, entry: Arriving, now: number, limitMs: nu
 }
 
 /**
- * Marks `req` as a streamed upload (a reconciliation export of up to gigabytes): from now on it
- * is cut (408) only when no byte of it arrived for the request timeout while the server was
- * ready to read, instead of when the whole request took longer. Call it once the request is
- * authenticated and its body is about to be read. Does nothing for a request of a server that
- * {@link limitSlowRequests} does not limit.
+ * Marks `req` as a streamed upload: cut (408) only when no byte arrived for the request timeout
+ * while the server was ready to read. Call it once the request is authenticated.
  */
 export function streamedUpload(req: IncomingMessage): void {
   const entry = arriving.get(req);

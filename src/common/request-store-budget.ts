@@ -5,11 +5,8 @@ import { deadlineClock, withStoreDeadline } from './store-deadline.js';
 const spentBy = new WeakMap<object, number>();
 
 /**
- * Runs one phase of a request — authentication, then its handler — under the request's store
- * deadline: what is left of `timeoutMs` (`LEDGER_STORE_TIMEOUT_MS`) after the phases before it, so
- * that every wait of the request on the store (connection pool, connecting, group commit, retries)
- * shares one budget. The time between phases (the body arriving) is not spent: it has its own bound
- * (`LEDGER_REQUEST_TIMEOUT_MS`). A promise returned by `fn` is timed and spent once it settles.
+ * Runs one phase of a request (authentication, then its handler) under what is left of its store
+ * budget `timeoutMs`; the body's arrival between phases is not spent (it has its own bound).
  * @param request the Fastify or the Node.js request (both name the same budget).
  */
 export function onRequestStoreBudget<T>(request: object, timeoutMs: number, fn: () => T): T {

@@ -4,10 +4,8 @@ import { validationProblem } from './validation.js';
 import { unstorableStrings } from './unstorable-strings.js';
 
 /**
- * Middleware: refuses a query string holding U+0000 or unpaired surrogates (400 `validation`
- * naming the parameter) before any route reads it — PostgreSQL cannot compare or store such
- * text, so a filter like `?action=%00` would otherwise fail deep in a query as a 500. Reads the
- * query Fastify parsed (`@fastify/middie` copies it to the Node.js request).
+ * Middleware refusing query strings PostgreSQL cannot store (U+0000, unpaired surrogates) with
+ * 400 `validation` naming the parameter, before they fail deep in a query as a 500.
  */
 export const storableQuery: NodeMiddleware = (req, _res, next) => {
   const errors = unstorableStrings((req as IncomingMessage & { query?: unknown }).query);

@@ -2,19 +2,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventStoreUnavailableError } from '../event-store/event-store.port.js';
 
 /**
- * The store deadline of the work running now: a time on the `performance.now()` clock (ms, monotonic)
- * after which nothing more waits for the store on its behalf. Kept in an AsyncLocalStorage (Node.js
- * docs, "Asynchronous context tracking"), so it follows the request's own awaits through the
- * application and the store without a parameter on every call, and not into work shared by several
- * requests (a group-commit batch) — which runs {@link withoutStoreDeadline}.
+ * The store deadline of the work running now (`performance.now()` ms), in an AsyncLocalStorage so
+ * it follows the request's awaits without a parameter; shared work runs {@link withoutStoreDeadline}.
  */
 const deadlines = new AsyncLocalStorage<number | undefined>();
 
 /**
- * The store did not answer before the request's deadline (`LEDGER_STORE_TIMEOUT_MS`,
- * docs/production-ha.md "What clients see during a failover"): answered 503 `store-unavailable`
- * with Retry-After like any unreachable store. What was already sent may still commit, as with any
- * answer lost on the way; the client retries the same request.
+ * The store did not answer before the request's deadline (`LEDGER_STORE_TIMEOUT_MS`): 503
+ * `store-unavailable` (docs/production-ha.md "What clients see during a failover").
  */
 export class StoreDeadlineError extends EventStoreUnavailableError {
   override readonly name: string = 'StoreDeadlineError';
@@ -55,11 +50,8 @@ export function storeDeadlinePassed(): boolean {
 }
 
 /**
- * Waits for `start()`'s promise, but no longer than the running work's store deadline. Without a
- * deadline it is `start()`. With one that has passed, `start` is not called. When the deadline
- * passes first, the wait ends with {@link StoreDeadlineError} and `abandon` receives the
- * promise, still running (e.g. to return a pooled connection it brings later); its later
- * rejection is never unhandled.
+ * Waits for `start()`'s promise, no longer than the store deadline; a late promise goes to
+ * `abandon` (e.g. to return a pooled connection it brings later).
  * @throws StoreDeadlineError; whatever `start` rejects with.
  */
 export function beforeStoreDeadline<T>(

@@ -9,10 +9,8 @@ interface FieldError {
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
- * The fields of a parsed JSON body whose strings (values or member names) PostgreSQL's jsonb and
- * text types cannot store: U+0000 (SQLSTATE 22P05) and unpaired surrogates (22P02). Found by the
- * fuzz: such a request passed validation and then failed in the store with a 500. Paths are
- * dotted like class-validator's (`payload.lines.0.note`); at most `limit` are reported.
+ * The fields of a parsed body whose strings PostgreSQL cannot store: U+0000 (SQLSTATE 22P05) and
+ * unpaired surrogates (22P02). Dotted paths (`payload.lines.0.note`), at most `limit`.
  */
 export function unstorableStrings(value: unknown, prefix = '', limit = 10): FieldError[] {
   const found: FieldError[] = [];

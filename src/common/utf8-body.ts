@@ -5,12 +5,9 @@ import { ProblemException } from './problem.exception.js';
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Decodes a request body (bytes as received) as UTF-8 in one native pass, refusing anything
- * that is not valid UTF-8 (RFC 8259 §8.1) rather than replacing it with U+FFFD, which would
- * silently change what the client sent (and a payload's fingerprint).
- * @returns the text (a leading BOM is kept, so JSON parsing refuses it as before).
- * @throws ProblemException 400 `invalid-json` naming the byte offset (from 0) of the first
- *   invalid sequence.
+ * Decodes a body as strict UTF-8 (RFC 8259 §8.1), never replacing bytes with U+FFFD.
+ * @returns the text (a leading BOM is kept, so JSON parsing refuses it).
+ * @throws ProblemException 400 `invalid-json` naming the byte offset of the first invalid sequence.
  */
 export function decodeUtf8Body(body: Uint8Array): string {
   try {
@@ -27,9 +24,7 @@ export function decodeUtf8Body(body: Uint8Array): string {
 }
 
 /**
- * Byte offset of the first sequence that is not well-formed UTF-8 (Unicode Table 3-7: no
- * overlong forms, surrogates or code points above U+10FFFF; a truncated sequence counts at its
- * first byte), or `bytes.length` when every sequence is well formed. Only on the refusal path.
+ * Byte offset of the first sequence not well-formed per Unicode Table 3-7, or `bytes.length`.
  */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length;) {

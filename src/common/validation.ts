@@ -11,11 +11,7 @@ export interface FieldError {
   readonly message: string;
 }
 
-/**
- * class-validator's checks of a value's JSON type. When one of them fails, the field's other
- * checks (ranges, lengths, nested validation) say nothing useful: `"leaseMs":"30000"` was
- * answered "must not be greater than 3600000; must not be less than 1000; must be an integer".
- */
+/** class-validator's JSON type checks: when one fails, the field's other checks say nothing useful. */
 const TYPE_CONSTRAINTS = new Set(['isInt', 'isNumber', 'isString', 'isBoolean', 'isObject', 'isArray']);
 
 /** What a value is, in JSON's words, for a message: `the string "30000"`, `a number`, `null`. */
@@ -30,10 +26,8 @@ function jsonTypeOf(value: unknown): string {
 
 /**
  * Flattens class-validator errors into `{field, message}` pairs with dotted paths
- * (`key.subject`, `claims.3.leaseMs`). A required field that is absent gets one message,
- * `<name> is required`, instead of one per constraint it then fails; a field of the wrong JSON
- * type gets only its type check's message, saying what was sent (`leaseMs must be an integer
- * number, not the string "30000"`; `key must be an object, not a string`).
+ * (`claims.3.leaseMs`): an absent required field gets only `<name> is required`, a field of the
+ * wrong JSON type only its type message naming what was sent.
  */
 export function flattenValidationErrors(errors: ValidationError[], prefix = ''): FieldError[] {
   const out: FieldError[] = [];
@@ -47,7 +41,6 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
     const constraints = Object.entries(e.constraints ?? {});
     const typeChecks = constraints.filter(([name]) => TYPE_CONSTRAINTS.has(name));
     if (typeChecks.length > 0) {
-      // a key sent as a string is not echoed whole: "not a string" says enough
       const sent = (name: string) =>
         name === 'isObject' && typeof e.value === 'string' ? 'a string' : jsonTypeOf(e.value);
       for (const [name, message] of typeChecks) {
@@ -74,10 +67,7 @@ export function validationProblem(errors: readonly FieldError[]): ProblemExcepti
   return new ProblemException(problem(code, 400, detail, { errors }));
 }
 
-/**
- * A DTO class with this static flag set validates the items of its body one by one (a batch:
- * one bad item must get its own answer), so the pipe leaves their storability to it.
- */
+/** A DTO with this static flag validates its items one by one (a batch), storability included. */
 export interface ValidatesItemsSeparately {
   readonly validatesItemsSeparately?: boolean;
 }
@@ -92,12 +82,9 @@ export function assertStorable(body: unknown, prefix = ''): void {
 }
 
 /**
- * A ValidationPipe that first refuses a body sent without a JSON content-type (415 naming the
- * header), then insists a DTO body is a JSON object, and after class-validator
- * refuses strings the database cannot store ({@link assertStorable}). A body its DTO's compiled
- * check accepts (DTOs marked `@CompiledCheck()`, src/common/compiled-check.ts) skips
- * class-transformer and class-validator: the handler gets the parsed body, which has the DTO's
- * fields and nothing else. Any other body takes class-validator's path, which words the refusal.
+ * A ValidationPipe that also refuses a non-JSON body (415), a DTO body that is not an object, and
+ * unstorable strings ({@link assertStorable}). A body its DTO's `@CompiledCheck()` accepts skips
+ * class-validator; any other takes its path, which words the refusal.
  */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -119,10 +106,8 @@ class BodyValidationPipe extends ValidationPipe {
 }
 
 /**
- * Refuses query parameters named `__proto__`, `constructor` or `prototype` as the pipe refuses any
- * parameter its DTO does not declare (400 `validation`, `property <name> should not exist`):
- * the framework strips such names before class-validator sees them (a prototype-pollution
- * guard), so without this they were silently ignored where any other unknown name is refused.
+ * Refuses query parameters named in {@link RESERVED_MEMBERS} as any undeclared one is refused:
+ * the framework strips them before class-validator sees them.
  */
 function refuseReservedParameters(query: unknown): void {
   if (typeof query !== 'object' || query === null) return;

@@ -6,10 +6,8 @@ import { fileURLToPath } from 'node:url';
 export const CONSOLE_BUILD_PATH = join('packages', 'console', 'dist');
 
 /**
- * The console's built files: the first `packages/console/dist` found walking up from `start`
- * (this module's own directory by default), so the same code finds it from `src/console` (tests
- * run the TypeScript) and from `dist/src/console` (the compiled server).
- * @returns the absolute directory, or null when no build exists (the console was not built).
+ * The first `packages/console/dist` found walking up from `start` (from `src/` or `dist/src/`).
+ * @returns the absolute directory, or null when the console was not built.
  */
 export function findConsoleDirectory(start = dirname(fileURLToPath(import.meta.url))): string | null {
   for (let dir = start; ; dir = dirname(dir)) {

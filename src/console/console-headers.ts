@@ -1,9 +1,6 @@
 /**
- * Content-Security-Policy of every `/console` answer (CSP Level 3, W3C): scripts, styles, data
- * requests and images only from the ledger's own origin; no inline script or style, no eval, no
- * plugins, no framing, no form posts elsewhere, no `<base>` rewriting. The console keeps its API
- * key in sessionStorage and sends it only to `/v1` on the same origin (`connect-src 'self'`).
- * `blob:` images/downloads are needed for the CSV export (an object URL of the fetched body).
+ * Content-Security-Policy of every `/console` answer (CSP Level 3): same origin only, nothing
+ * inline; `blob:` for the CSV export's object URL.
  */
 export const CONSOLE_CSP = [
   "default-src 'none'",

@@ -7,12 +7,8 @@ import { CONSOLE_HEADERS } from './console-headers.js';
 const IMMUTABLE_MAX_AGE_S = 365 * 24 * 3600;
 
 /**
- * Serves the console's built files from `directory` at `/console` (`@fastify/static`, in a
- * plugin of its own): every answer carries {@link CONSOLE_HEADERS}; `assets/*` (content-hashed
- * names) are cached for a year, `index.html` is revalidated on every load (`no-cache`);
- * `/console` redirects (301) to `/console/`. A missing file answers 404 problem+json
- * `not-found`; without a build (`directory` null) every request answers 404 `console-not-built`
- * naming the build command. Fastify loads the plugin when it gets ready (before listening).
+ * Serves the console's built files at `/console` with {@link CONSOLE_HEADERS}: hashed `assets/*`
+ * cached for a year, `index.html` revalidated; without a build, 404 `console-not-built`.
  */
 export function serveConsole(fastify: FastifyInstance, directory: string | null): void {
   // Not awaited: awaiting `register` would load every plugin and route queued so far at once,

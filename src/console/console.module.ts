@@ -6,11 +6,8 @@ import { serveConsole } from './console-static.js';
 import { MeController } from './me.controller.js';
 
 /**
- * The operator web console (packages/console, docs/console.md): serves its built files at
- * `/console` with a strict Content-Security-Policy (no key needed: the files hold no data; the
- * page asks for an API key and calls `/v1` with it), and `GET /v1/me` for the page to learn
- * the key's tenant and roles. The files are served by a Fastify plugin registered in
- * `onModuleInit` (Fastify loads it when the application starts listening).
+ * The operator web console (docs/console.md): its built files at `/console` (no key needed: they
+ * hold no data) and `GET /v1/me`.
  */
 @Module({ controllers: [MeController] })
 export class ConsoleModule implements OnModuleInit {

@@ -3,11 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MeDto } from './me-answer.dto.js';
 import { type Caller, CurrentCaller, RequireRole, ROLES } from '../auth/index.js';
 
-/**
- * GET /v1/me: who the presented API key is — its id, holder name, tenant (`*` = every tenant)
- * and roles — so a client (the console) can show the right tenant and only the actions the key
- * may take. Any role; never the secret.
- */
+/** GET /v1/me: the presented key's id, name, tenant and roles (never the secret). Any role. */
 @ApiTags('auth')
 @Controller('v1/me')
 export class MeController {

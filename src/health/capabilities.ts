@@ -1,10 +1,6 @@
 /**
- * The optional features this ledger accepts, listed in `GET /health` as `capabilities` so a
- * client asks once instead of learning from 400 answers (docs/api.md "Health, metrics and
- * OpenAPI"): `claim-start-step` (a claim's `startStep`), `confirm-complete-step` (a confirm's
- * `completeStep`), `claim-request-id` (a claim's `claimRequestId`), `claims-batch`
- * (`POST /v1/claims/batch`), `step-not-performed` (`POST …/steps/{step}/not-performed`).
- * Names are only ever added; a feature removed would be a new API version.
+ * The optional features this ledger accepts, listed in `GET /health` as `capabilities`
+ * (docs/api.md "Health, metrics and OpenAPI"). Names are only ever added.
  */
 export const LEDGER_CAPABILITIES: readonly string[] = [
   'claim-start-step',

@@ -13,16 +13,9 @@ import { restartWarning } from './restart-warning.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 
 /**
- * Liveness and readiness. `/health` and `/health/ready` read from the event store, so they turn
- * 503 (problem+json, Retry-After) when it is unreachable — and when the SQL database cannot take
- * writes (`SqlExecutor.storageProblem`: a full disk), with the reason as the detail, e.g.
- * `storage: disk full, 3 MiB free, need 24`. Above the reserve but below what reopening the
- * embedded store needs (`SqlExecutor.freeSpace`), they stay 200 with status `degraded` and a
- * warning: the replica serves, but a restart would refuse to open the data directory
- * (docs/production.md "Disk space"). `/health/live` only says the process runs: it
- * touches no store, so it answers while the disk is full (do not restart a pod for that).
- * `/health` also lists the optional features this ledger accepts (`capabilities`), which
- * clients ask once instead of probing.
+ * Liveness and readiness (docs/production.md "Health probes"): `/health` and `/health/ready`
+ * turn 503 when the store is unreachable or cannot take writes, `degraded` when a restart could
+ * not reopen it (docs/production.md "Disk space"); `/health/live` touches no store.
  */
 @ApiTags('health')
 @Controller('health')

@@ -19,11 +19,8 @@ interface Job {
 }
 
 /**
- * Runs the lease sweeper and the retention job on their intervals (`LEDGER_SWEEP_INTERVAL_MS`,
- * `LEDGER_RETENTION_INTERVAL_MS`; 0 = off). Exactly one replica runs each job: the one holding
- * its lock (PostgreSQL session advisory lock on the projection database's dedicated connection;
- * in-process on PGlite). Others retry for the lock every interval, so one takes over within an
- * interval when the holder dies. A failed run is logged and retried at the next tick.
+ * Runs the lease sweeper and the retention job on their intervals (0 = off), each on the one
+ * replica holding its lock; another takes over within an interval when the holder dies.
  */
 @Injectable()
 export class BackgroundJobs implements OnApplicationBootstrap, OnApplicationShutdown {

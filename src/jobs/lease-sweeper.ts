@@ -23,13 +23,8 @@ export interface SweepReport {
 export const SWEEP_BATCH = 200;
 
 /**
- * The lease sweeper (docs/domain.md "Leases and fencing tokens"): lists in-progress operations
- * whose lease expired on the server clock from the status projection, then decides each one on
- * its own stream — `OutcomeUnknown(lease_expired)` when a step had started ("inspect, don't
- * retry"), `OperationReleased` by the sweeper when nothing had — appended with the expected
- * revision it read. The projection only nominates; the stream decides: a worker that confirmed,
- * renewed or failed meanwhile wins the append race or is seen on re-read, so no update is lost.
- * One active sweeper across replicas is arranged by {@link BackgroundJobs} (advisory lock).
+ * The lease sweeper (docs/domain.md "Leases and fencing tokens"): the status view nominates
+ * expired leases; each is decided on its own stream, so a worker that acted meanwhile wins.
  */
 @Injectable()
 export class LeaseSweeper {

@@ -22,13 +22,9 @@ export interface RetentionReport {
 export const RETENTION_BATCH = 200;
 
 /**
- * Retention (docs/domain.md "Retention"): for every tenant + action whose policy sets
- * `retentionMs`, finished operations (confirmed, final failure, abandoned, rejected) whose last
- * change is older than that get an `OperationArchived` tombstone (key, fingerprint, outcome) on
- * their stream, appended with the expected revision read; then the store truncates everything
- * before it (PostgreSQL/PGlite: deleted; EventStoreDB: `$tb` metadata) and the audit stream.
- * Candidates come from the status projection; each is re-decided on its own stream, so live work —
- * a lease, an unknown outcome, an open duplicate effect — is never archived.
+ * Retention (docs/domain.md "Retention"): the status view nominates finished operations past
+ * their policy's `retentionMs`; each is re-decided on its own stream (live work is never
+ * archived), tombstoned, and the store truncates what precedes the tombstone.
  */
 @Injectable()
 export class RetentionJob {

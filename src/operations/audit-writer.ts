@@ -10,18 +10,12 @@ import {
 import { EVENT_STORE } from '../event-store/event-store.token.js';
 import { GroupCommit, type GroupCommitOptions } from '../event-store/group-commit.js';
 
-/**
- * Group commit of audit appends: one batch in flight (as before the GroupCommit), up to 256
- * appends per `appendBatch`; requests are unkeyed, since the SQL stores merge repeated streams of
- * one batch (sql/any-appends.ts) and EventStoreDB appends them one by one.
- */
+/** Group commit of audit appends: one batch in flight; unkeyed, as the stores merge repeated streams. */
 export const AUDIT_GROUP_COMMIT: GroupCommitOptions = { maxInFlight: 1, maxBatchSize: 256 };
 
 /**
- * Appends audit events (duplicate claims, payload conflicts) to companion streams with expected
- * revision `any`. Requests that arrive while a write is in flight leave together as ONE
- * `appendBatch` round trip, through the event store's {@link GroupCommit} (the same mechanism as
- * the SQL stores' claim path). Callers await durability of their own events.
+ * Appends audit events to companion streams (revision `any`); requests arriving while a write is
+ * in flight leave together through {@link GroupCommit}. Callers await their own durability.
  */
 @Injectable()
 export class AuditWriter {
@@ -42,9 +36,8 @@ export class AuditWriter {
   }
 
   /**
-   * Appends `events` to `streamName` only if the decision stream `onlyIf.streamName` is still at
-   * `onlyIf.revision` when they are stored (for a decision taken on a held copy of that stream,
-   * see `EventStore.peek`; only for stores that implement it).
+   * Appends `events` only if the decision stream `onlyIf.streamName` is still at `onlyIf.revision`
+   * (a decision taken on a held copy, `EventStore.peek`).
    * @returns true when stored, false when that stream had moved on (nothing stored).
    * @throws EventStoreUnavailableError when the store is down.
    */

@@ -44,10 +44,8 @@ export type Executed<R> = Decision<R> & {
 /** Options of {@link DecideAndAppend.run}. */
 export interface RunOptions {
   /**
-   * When this process holds no copy of the stream, decide against the empty stream and append
-   * with `no_stream`, reading only when that fails. Right for claims, where most keys are new: a
-   * new key costs one round trip, and a refused append returns the stream's events so a duplicate
-   * costs one round trip too. (Every run decides on the held copy first, when there is one.)
+   * With no held copy, decide against the empty stream and read only when `no_stream` fails:
+   * right for claims, where most keys are new (a refused append returns the stream's events).
    */
   readonly assumeNew?: boolean;
 }
@@ -76,17 +74,11 @@ type Round<R> =
   { readonly stood: true; readonly executed: Executed<R> } | { readonly stood: false; readonly next?: Basis };
 
 /**
- * The decide-and-append loop for one operation (docs/architecture.md "Application"): fold the
- * decision stream → decide → append with the expected revision folded at. The stream is the copy
- * this process holds when it has one (`EventStore.peek`: a worker's follow-ups after its claim
- * read nothing), else it is read and held; a decision on a held copy stands only when its write
- * proves the copy current (the append's expected revision, or the audit write's condition),
- * otherwise the stream is read and the command decided again. A WrongExpectedVersion
- * means another writer got there first: re-decide on the events the store returned with it, at
- * most `maxConcurrencyRetries` times, then {@link ContentionError} (503). The append is the only
- * guard against duplicate claims. Audit events go to the companion stream with revision `any`.
- * Stored events are folded as {@link toLedgerEvent} reads them; decided events are appended as
- * {@link toStoreEvents} writes them, with the request's correlation in their metadata.
+ * The decide-and-append loop for one operation (docs/architecture.md "Application"): fold →
+ * decide → append at the expected revision. A decision on a held copy (`EventStore.peek`) stands
+ * only when its write proves the copy current. A WrongExpectedVersion re-decides on the events
+ * returned with it, at most `maxConcurrencyRetries` times, then {@link ContentionError} (503): the
+ * append is the only guard against duplicate claims. Audit events go to the companion stream.
  */
 @Injectable()
 export class DecideAndAppend {
@@ -101,10 +93,7 @@ export class DecideAndAppend {
   ) {}
 
   /**
-   * Runs `decide` on the operation named by `key`: decision events appended to
-   * `operation-<key>`, audit events to `audit-operation-<key>`. Traced as a `ledger.command` span
-   * (operation id, tenant, action, outcome, WrongExpectedVersion retries) around `ledger.decide`
-   * and `ledger.append` spans; each notable event appended gets a log line.
+   * Runs `decide` on the operation named by `key`, traced as a `ledger.command` span.
    * @throws ContentionError after too many concurrent writers; EventStoreUnavailableError.
    */
   async run<R>(
@@ -179,10 +168,8 @@ export class DecideAndAppend {
       }
       await this.writeAudit(target, decision);
     } else if (basis.held) {
-      // Nothing appended proves the held copy current: the audit write carries the proof (stored
-      // only while the stream is still at that revision); without it, re-read and re-decide. A
-      // duplicate counted into an open window writes nothing now: a read of what follows the
-      // held revision proves the copy current instead.
+      // Nothing appended: the conditional audit write proves the held copy current; a duplicate
+      // counted into an open window writes nothing, so a read proves it instead.
       const auditStream = auditStreamName(target.key);
       if (this.duplicates.wouldCount(auditStream, decision.audit)) {
         if (!(await this.unchangedSince(target.streamName, revision!))) return { stood: false };
@@ -228,10 +215,7 @@ export class DecideAndAppend {
     }
   }
 
-  /**
-   * True when the stream is still at `revision` (a read, nothing written: the store's batched
-   * revision look-up where it has one, else a read of the events after it).
-   */
+  /** True when the stream is still at `revision` (a read; nothing written). */
   private async unchangedSince(streamName: string, revision: bigint): Promise<boolean> {
     if (this.store.currentRevision) return (await this.store.currentRevision(streamName)) === revision;
     const after = await this.store.read(streamName, { fromRevision: revision + 1n });
@@ -260,11 +244,7 @@ function lastRevision(events: readonly RecordedEvent[]): bigint | null {
 /** Version of the event data shapes written by this code. */
 export const EVENT_SCHEMA_VERSION = 1;
 
-/**
- * Domain events → store events with fresh ids and correlation metadata: `correlationId`,
- * `causationId`, `schemaVersion`, the API key's `keyId` and `keyName` (or the background `job`)
- * and the request's W3C trace context.
- */
+/** Domain events → store events with fresh ids and the request's correlation metadata. */
 export function toStoreEvents(events: readonly LedgerEvent[], ctx: RequestContext): EventToAppend[] {
   return events.map((e) => ({
     id: randomUUID(),

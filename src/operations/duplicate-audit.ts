@@ -37,15 +37,10 @@ interface UnwrittenRecord {
 const MAX_RETRY_DELAY_MS = 30_000;
 
 /**
- * The coalesced audit of duplicate claims (docs/domain.md "Audit of duplicate claims"): keeps,
- * per audit stream, the window decided by `decideDuplicateAudit` (src/ledger/duplicate-window.ts)
- * and writes what it decides through {@link AuditWriter}. A window's pending count is written as
- * one record when the window ends (a timer), and every pending count is written before the
- * application shuts down cleanly (`beforeApplicationShutdown`, while the store is still open). A
- * crash loses the counts pending then — at most one window's worth per operation; the first
- * duplicate of every window is stored before its answer is given. A record the store refuses when
- * its window ends (down, full, timed out) is logged at error and written again — after the window's
- * length, then twice as long each time up to {@link MAX_RETRY_DELAY_MS} — and once more at shutdown.
+ * The coalesced audit of duplicate claims (docs/domain.md "Audit of duplicate claims"): per audit
+ * stream, the window `decideDuplicateAudit` decides, written when it ends and at clean shutdown (a
+ * crash loses at most one window's count per operation). A refused record is logged and retried
+ * with doubling delays up to {@link MAX_RETRY_DELAY_MS}, and once more at shutdown.
  */
 @Injectable()
 export class DuplicateAudit implements BeforeApplicationShutdown {
@@ -64,11 +59,7 @@ export class DuplicateAudit implements BeforeApplicationShutdown {
     this.#firstRetryMs = Math.max(1, Math.min(config.duplicateAuditWindowMs, MAX_RETRY_DELAY_MS));
   }
 
-  /**
-   * True when {@link record} would only count `audit` into the open window, writing nothing now
-   * (duplicates only, window > 0, a window open for them): a caller whose decision needs a write
-   * to prove it current must then prove it some other way.
-   */
+  /** True when {@link record} would only count `audit` into the open window, writing nothing now. */
   wouldCount(streamName: string, audit: readonly AuditEvent[]): boolean {
     if (this.#windowMs <= 0 || audit.length === 0) return false;
     const open = this.#open.get(streamName);
@@ -87,10 +78,7 @@ export class DuplicateAudit implements BeforeApplicationShutdown {
   }
 
   /**
-   * Like {@link record}, for `audit` the caller has just appended itself (a conditional write
-   * that proved its decision current): opens the window it starts and appends the record of a
-   * window it ended. When another request opened a window for them meanwhile, nothing changes
-   * (they are recorded on their own already).
+   * Like {@link record}, for `audit` the caller has already appended (a conditional write).
    * @throws EventStoreUnavailableError when the store is down.
    */
   recorded(streamName: string, audit: readonly AuditEvent[], toStore: ToStoreEvents): Promise<void> {
@@ -125,7 +113,6 @@ export class DuplicateAudit implements BeforeApplicationShutdown {
 
   /** Writes every pending count now (clean shutdown); from then on every duplicate on its own. */
   async beforeApplicationShutdown(): Promise<void> {
-    // duplicates still answered while the application stops are recorded one by one
     this.#windowMs = 0;
     const flushes = [...this.#open.keys()].map((name) => this.flush(name));
     await Promise.allSettled(flushes);
@@ -154,11 +141,7 @@ export class DuplicateAudit implements BeforeApplicationShutdown {
     entry.timer.unref();
   }
 
-  /**
-   * Ends `streamName`'s window: writes its pending record and forgets it. Called by the window's
-   * timer (real time: `until` is judged on the server clock, which tests may hold still) or at
-   * shutdown.
-   */
+  /** Ends `streamName`'s window (its timer, or shutdown): writes its pending record. */
   private async flush(streamName: string): Promise<void> {
     const entry = this.#open.get(streamName);
     if (!entry) return;

@@ -8,9 +8,8 @@ import { canAccessTenant, type Caller } from '../auth/caller.js';
 const CACHE_LIMIT = 10_000;
 
 /**
- * An operation id that names no operation — or, told the same way, one of a tenant the caller may
- * not see (no existence oracle across tenants). A refusal as a value: the HTTP edge answers it 404
- * `not-found` (`notFoundAnswer`, problem-answer.ts).
+ * An operation id that names no operation, or one of a tenant the caller may not see (told the
+ * same way: no existence oracle). Answered 404 at the HTTP edge.
  */
 export interface OperationNotFound {
   readonly kind: 'not-found';
@@ -36,9 +35,7 @@ export class OperationLocator {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   /**
-   * The key of `operationId`, as seen by `caller` (default: no tenant restriction, for in-process
-   * callers): `not-found` when no claim ever created it, and — exactly the same — when it is of a
-   * tenant the caller's key is not bound to.
+   * The key of `operationId` as `caller` may see it (default: any tenant), else `not-found`.
    * @throws EventStoreUnavailableError.
    */
   async locate(operationId: string, caller?: Caller): Promise<Located> {

@@ -7,10 +7,8 @@ import type { InputRejection, Refusal, RefusalCode } from '../ledger/index.js';
 import type { OperationNotFound } from './operation-locator.js';
 
 /**
- * An HTTP answer as data (docs/api.md "Problem details"): each slice maps its results to one in
- * its `*-http-answer.ts`; the refusals every slice shares — rejected input, a domain refusal, an
- * unknown operation id, a documented error — are mapped here, as problem+json (RFC 9457).
- * Single routes send it ({@link sendAnswer}); batch slots hold it.
+ * An HTTP answer as data (docs/api.md "Problem details"): slices map their own results; the
+ * refusals they share are mapped here as problem+json (RFC 9457).
  */
 export interface HttpAnswer {
   readonly status: number;
@@ -55,10 +53,8 @@ export function rejectionAnswer(rejection: InputRejection): HttpAnswer {
 }
 
 /**
- * A domain refusal as problem+json. `in-progress` carries Retry-After: `retryAfterMs` in seconds,
- * rounded up, at least 1 (RFC 9110 §10.2.3) — the lease's rest capped at 5 s; `leaseExpiresAt`
- * in the body. Extension members: `state`, and per code `existingFingerprint`/
- * `incomingFingerprint` or `recordedRef`/`incomingRef`.
+ * A domain refusal as problem+json; `retryAfterMs` becomes Retry-After in whole seconds, at least
+ * 1 (RFC 9110 §10.2.3).
  */
 export function refusalAnswer(refusal: Refusal, operationId: string): HttpAnswer {
   const { code, message, retryAfterMs, ...extensions } = refusal;

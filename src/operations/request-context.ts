@@ -5,9 +5,8 @@ import { callerHolderOf } from '../auth/request-caller.js';
 import { correlationOf } from '../observability/index.js';
 
 /**
- * Correlation of one request: every event it appends carries these in its metadata (docs/domain.md
- * "Streams and events"; written by `toStoreEvents`, decide-and-append.ts). HTTP routes get it from
- * {@link Ctx}; background jobs make one with {@link newRequestContext}.
+ * Correlation of one request, carried in the metadata of every event it appends (docs/domain.md
+ * "Streams and events"). Jobs make one with {@link newRequestContext}.
  */
 export interface RequestContext {
   /** Id of the request/job that caused the events (X-Request-Id or generated). */
@@ -35,12 +34,8 @@ export function newRequestContext(correlationId: string = randomUUID(), job?: st
 }
 
 /**
- * The request's correlation (`correlationOf`, docs/observability.md "Correlation and tracing"):
- * the caller's `X-Request-Id` (or `X-Correlation-Id`) when it is a plain token of at most 128
- * characters, else the trace id of a valid W3C `traceparent`, else a new UUID — the same id the
- * answer echoes in `X-Request-Id` and the request log shows; the `traceparent`/`tracestate` to
- * record in event metadata; a new causation id per command; the API key id of the authenticated
- * caller and its name (recorded in event metadata as `keyId`, `keyName`).
+ * The request's correlation (docs/observability.md "Correlation and tracing"), a new causation
+ * id, and the authenticated key's id and name.
  */
 export const Ctx = createParamDecorator((_data: unknown, ctx: ExecutionContext): RequestContext => {
   const req = ctx.switchToHttp().getRequest<{ headers: IncomingHttpHeaders }>();

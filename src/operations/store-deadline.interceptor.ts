@@ -11,12 +11,9 @@ import { LEDGER_CONFIG } from '../config/config.token.js';
 import type { LedgerConfig } from '../config/ledger-config.js';
 
 /**
- * Runs a route of one operation (claims, worker steps, policy commands, resolve, status and
- * history) under the request's store deadline: every wait on the store it causes — a free pooled
- * connection, connecting, a group-commit batch, each decide-and-append retry — ends with 503
- * `store-unavailable` once `LEDGER_STORE_TIMEOUT_MS` (less what authentication spent) has passed
- * (docs/production-ha.md "What clients see during a failover"). Routes that stream or run batch
- * work (subscriptions, exports, reconciliations, backups) do not use it.
+ * Runs a route of one operation under the request's store deadline: any wait on the store ends
+ * with 503 once `LEDGER_STORE_TIMEOUT_MS` has passed (docs/production-ha.md "What clients see
+ * during a failover"). Streaming and batch routes do not use it.
  */
 @Injectable()
 export class StoreDeadlineInterceptor implements NestInterceptor {

@@ -24,11 +24,7 @@ function checkNames(tenant: string, action: string): void {
     throw validationProblem(found.map((i) => ({ field: i.field.replace('key.', ''), message: i.message })));
 }
 
-/**
- * Action policies per tenant (docs/guide.md "Recovery and operator workflows"): read the policy in force
- * (auditor, operator), set a new version (operator; actor from the API key, reason required),
- * list every version. `{action}` = `*` is the tenant's default.
- */
+/** Action policies per tenant (docs/api.md "Action policies"); `{action}` = `*` is the tenant's default. */
 @ApiTags('policies')
 @Controller('v1/tenants/:tenant/policies/:action')
 export class PoliciesController {

@@ -10,12 +10,9 @@ import { ANY_ACTION } from './policy-stream.js';
 export const POLICY_FILE_ACTOR = 'policy-file';
 
 /**
- * Applies `LEDGER_POLICY_FILE` at start-up: a JSON array of `{ tenant, action, policy }` (action
- * `*` = the tenant's default). Each entry that differs from the version in force is recorded as a
- * new version with actor `policy-file` — so file-managed policies are versioned and audited like
- * those set over the API, and a restart with an unchanged file writes nothing.
- * @throws ConfigError naming the entry and field when the file is unreadable or invalid (the
- *   service refuses to start rather than run without the policies it was given).
+ * Applies `LEDGER_POLICY_FILE` (`[{ tenant, action, policy }]`) at start-up: each entry differing
+ * from the version in force becomes a new version by `policy-file`, audited like the API's.
+ * @throws ConfigError naming the entry and field when the file is unreadable or invalid.
  */
 @Injectable()
 export class PolicyFileLoader implements OnApplicationBootstrap {

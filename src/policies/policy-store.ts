@@ -33,12 +33,9 @@ export class PolicyVersionConflictError extends Error {
 export const POLICY_CACHE_MS = 1_000;
 
 /**
- * Action policies as event streams (`policy-<tenant>/<action>`): every change is an
- * `ActionPolicySet` event with actor and reason, appended with the expected revision (so two
- * operators cannot overwrite each other blindly). Lookup order: the action's own policy, the
- * tenant's `*` policy, the built-in default. Lookups are cached for {@link POLICY_CACHE_MS} on
- * the injected server clock, and lookups of one policy that arrive while it is being read share
- * that read (a burst of claims reads the policy streams once, not once per claim).
+ * Action policies as event streams (`policy-<tenant>/<action>`). Lookup order: the action's own,
+ * the tenant's `*`, the built-in default; cached for {@link POLICY_CACHE_MS}, and concurrent
+ * lookups of one policy share one read.
  */
 @Injectable()
 export class PolicyStore {

@@ -8,9 +8,8 @@ export const ANY_ACTION = '*';
 export const POLICY_STREAM_PREFIX = 'policy-';
 
 /**
- * The stream of one tenant's policy for one action: `policy-<tenant>/<action>`, parts
- * percent-encoded like operation keys. Each event is one version (version = revision + 1), with
- * actor and reason: policies are versioned and audited by construction.
+ * The stream of one tenant's policy for one action, `policy-<tenant>/<action>` (parts
+ * percent-encoded); each event is one version (version = revision + 1).
  */
 export function policyStreamName(tenant: string, action: string): string {
   return `${POLICY_STREAM_PREFIX}${encodeURIComponent(tenant)}/${encodeURIComponent(action)}`;

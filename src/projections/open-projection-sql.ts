@@ -5,9 +5,8 @@ import { SqlEventStore } from '../event-store/sql-event-store.js';
 import type { SqlExecutor } from '../event-store/sql-executor.js';
 
 /**
- * The SQL database of the read models for a process without the HTTP app (projector, CLI): the
- * SQL event store's own database, else the one `config` names for read models (PostgreSQL at
- * DATABASE_URL, or PGlite in LEDGER_DATA_DIR) — the same choice as the app's.
+ * The SQL database of the read models for a process without the HTTP app (projector, CLI),
+ * chosen as the app chooses it.
  * @returns the executor and how to release what was opened for it.
  */
 export async function openProjectionSql(

@@ -50,10 +50,9 @@ const FRESHNESS_CACHE_MS = 200;
 /** Default least interval between live batches on a single-connection database (PGlite), ms. */
 const SINGLE_CONNECTION_INTERVAL_MS = 100;
 /**
- * Default least interval between live batches on a pooled database (PostgreSQL), ms. A batch
- * costs about ten statements whatever its size; woken by every append, batches held 1–3 events
- * and the projectors cost a large share of a claim's CPU (bench/RESULTS.md). Gathering appends
- * for 50 ms keeps the lag well under the 100 ms p99 goal and amortises the statements.
+ * Default least interval between live batches on a pooled database (PostgreSQL), ms: a batch
+ * costs about the same statements whatever its size, so gathering appends amortises them while
+ * the lag stays under its goal (bench/RESULTS.md).
  */
 const POOLED_INTERVAL_MS = 50;
 
@@ -61,10 +60,8 @@ const POOLED_INTERVAL_MS = 50;
 const HOLDER_SILENT_MS = 20_000;
 
 /**
- * The state to report for a read model: `unheld` when no projector ever took it, `holder-silent`
- * when its holder stopped sending heartbeats (crashed; another instance will take over once the
- * database releases the lock), else what the holder recorded (`catching-up`, `live`, `rebuilding`,
- * `failed`, `stopped`).
+ * The state to report: `unheld` (never taken), `holder-silent` (no heartbeat: crashed, another
+ * instance takes over once the lock is released), else what the holder recorded.
  */
 function holderState(record: ProjectionRecord): string {
   if (!record.holder) return 'unheld';

@@ -9,9 +9,8 @@ const USAGE = `usage: node dist/src/projections/projections-cli.js <command>
 Configuration comes from the environment, as for the ledger (DATABASE_URL, LEDGER_STORE …).`;
 
 /**
- * Operator command line for the projector: `status` and `rebuild <name>`. It never projects
- * itself (a running ledger or projector process does the rebuild); it prints JSON on stdout.
- * Exit codes: 0 ok, 2 usage or configuration error, 1 failure.
+ * Operator command line for the projector: `status` and `rebuild <name>` (a running process does
+ * the rebuild). Exit codes: 0 ok, 2 usage or configuration error, 1 failure.
  */
 async function main(argv: string[]): Promise<number> {
   const [command, name] = argv;

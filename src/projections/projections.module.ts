@@ -17,12 +17,8 @@ import { ChangeHub } from './subscriptions/change-hub.js';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller.js';
 
 /**
- * Read models, their routes, live subscriptions, operator commands, and the read models'
- * collectors in the Prometheus registry (LedgerMetrics, from the global PrometheusModule).
- * On start it installs the read-model tables and (unless `LEDGER_PROJECTOR=off`) runs the
- * projectors; before shutdown it ends the SSE streams and stops the projectors (releasing their
- * locks). Needs EVENT_STORE, SQL_EXECUTOR, LEDGER_CONFIG, CLOCK and the auth module. Global:
- * the background jobs (src/jobs) read the status view and share the runtime's locks.
+ * Read models, their routes, live subscriptions and collectors; runs the projectors unless
+ * `LEDGER_PROJECTOR=off`. Global: the background jobs read the status view and share its locks.
  */
 @Global()
 @Module({

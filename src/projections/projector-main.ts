@@ -5,12 +5,8 @@ import { openProjectionSql } from './open-projection-sql.js';
 import { projectorOptionsOf } from './projector-options.js';
 
 /**
- * A projector process without the HTTP API: `node dist/src/projections/projector-main.js`, with
- * the ledger's environment configuration (docs/configuration.md). It competes for each read
- * model's lock with every other ledger or projector process on the same database, projects the
- * ones it holds, and takes over the others when their holder dies. SIGTERM/SIGINT stop it cleanly
- * (locks released at once); after SIGKILL the database releases them when the connection drops.
- * Prints one JSON line `{"started": <instanceId>}` when running.
+ * A projector process without the HTTP API, configured as the ledger is (docs/configuration.md);
+ * it competes for each read model's lock. Prints `{"started": <instanceId>}` when running.
  */
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -6,12 +6,7 @@ export interface WarnLogger {
   warn(message: string): void;
 }
 
-/**
- * Projection runtime options of a process from its configuration (LEDGER_PROJECTOR,
- * LEDGER_PROJECTOR_BATCH_SIZE, LEDGER_PROJECTOR_POLL_MS, LEDGER_PROJECTOR_LOCK_POLL_MS,
- * LEDGER_PROJECTOR_INTERVAL_MS (unset: the database's default)); projector failures are logged as warnings (they are
- * retried).
- */
+/** Projection runtime options from the `LEDGER_PROJECTOR*` configuration; failures logged as warnings. */
 export function projectorOptionsOf(
   config: LedgerConfig,
   logger: WarnLogger = console,

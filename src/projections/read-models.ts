@@ -8,11 +8,7 @@ import { OperationsReadModel } from './operation-views/operations-read-model.js'
 export type ReadModelName = 'operations' | 'metrics' | 'conflicts';
 export const READ_MODEL_NAMES: readonly ReadModelName[] = ['operations', 'metrics', 'conflicts'];
 
-/**
- * Every read model of the ledger: `operations` (status view, review queue, reconciliation),
- * `metrics` (duplicate-prevented counters) and `conflicts` (conflict report, which reads first
- * payloads from `store`).
- */
+/** Every read model of the ledger (`conflicts` reads first payloads from `store`). */
 export function createReadModels(store: EventStore): ReadModel[] {
   return [new OperationsReadModel(), new MetricsReadModel(), new ConflictsReadModel(store)];
 }

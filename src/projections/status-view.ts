@@ -3,18 +3,14 @@ import { checkpointStore } from './core/checkpoint-store.js';
 import { viewName } from './core/read-model.js';
 
 /**
- * The status view as other rooms read it: the one door into the operations read model's tables
- * for the background jobs (lease sweeper, retention) and the destination reconciliation, so each
- * coupling to a read model shows as an import of this file. The view is a projection — it
- * nominates, it never decides: callers re-decide every row on its own stream.
+ * The status view as other rooms read it (jobs, reconciliation): the one door into the operations
+ * read model's tables. It nominates, never decides: callers re-decide each row on its stream.
  */
 
 /**
- * The status view's name, for statements that join it with their own tables in one transaction
- * (the reconciliation's snapshot). One row per operation; the columns other rooms may use:
- * `operation_id` (uuid), `tenant`, `source`, `action`, `subject`, `revision` (int), `state`, `retryable`, `destination_ref`, `first_seen` and `last_change` (timestamptz),
- * `lease_expires_at` (timestamptz or null) and `fold` (jsonb, the operation state as folded by
- * the ledger: `fold->'state'->'steps'`, `fold->'state'->'archived'`).
+ * The status view's name, for statements joining it in one transaction. One row per operation:
+ * `operation_id`, `tenant`, `source`, `action`, `subject`, `revision`, `state`, `retryable`,
+ * `destination_ref`, `first_seen`, `last_change`, `lease_expires_at` and `fold` (jsonb state).
  */
 export const STATUS_VIEW = viewName('operations');
 

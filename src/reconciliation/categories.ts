@@ -1,13 +1,6 @@
 import { RECONCILIATION_CATEGORIES, type ReconciliationCategory } from '@operation-ledger/protocol';
 
-/**
- * Report categories (docs/reconciliation.md "Categories"). Destination rows: `matched`,
- * `fields_differ`, `duplicate_effect` (every record after the first for one operation),
- * `unknown_found` (recovery evidence), `unconfirmed_found` (at the destination, while the ledger
- * has the operation in progress / failed / released / abandoned), `orphan`. Ledger operations in
- * the window without a record: `missing_at_destination` (confirmed), `not_confirmed` (any other
- * state, with age). Source intents: `never_claimed`.
- */
+/** Report categories (docs/reconciliation.md "Categories"). */
 export { RECONCILIATION_CATEGORIES as CATEGORIES, type ReconciliationCategory as Category };
 
 /**

@@ -12,9 +12,7 @@ import { installReconciliationSchema } from './sql/reconciliation-schema.js';
 
 /**
  * Reconciliation against the destination's and the source's own records (docs/reconciliation.md):
- * uploads, the background runner, reports. Its tables live in the ledger's SQL database (next to
- * the read models, whose status view it compares with) and are installed on start. Needs
- * SQL_EXECUTOR, CLOCK, the operations module (decide-and-append, evidence command) and auth.
+ * uploads, the background runner, reports; its tables are installed on start.
  */
 @Module({
   imports: [CqrsModule, OperationsModule],

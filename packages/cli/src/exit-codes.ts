@@ -1,12 +1,7 @@
 import { LedgerRequestError, LedgerUnavailableError } from '@operation-ledger/client';
 import { CommanderError } from 'commander';
 
-/**
- * Exit statuses of `ledger` (docs/operating.md "Output and exit status"): 0 done; 1 the ledger (or the
- * operator at a prompt) refused, or something was not found; 2 usage — bad options or input the
- * ledger rejected as invalid (400); 3 the ledger is unavailable (unreachable, timed out, 503,
- * 429, or a 5xx) — retrying later may succeed.
- */
+/** Exit statuses of `ledger` (docs/operating.md "Output and exit status"). */
 export const EXIT = { ok: 0, refused: 1, usage: 2, unavailable: 3 } as const;
 
 /** Bad usage found by the CLI itself (a missing `--tenant`, a malformed reference); exit 2. */

@@ -27,12 +27,9 @@ export interface SubscribeOptions {
 const MAX_BACKOFF_MS = 15_000;
 
 /**
- * Follows a ledger SSE feed (`…/changes`) with `fetch` streaming, because EventSource cannot send
- * the `Authorization` header and the token must never go into a URL. Implements the reconnection
- * rules of the WHATWG HTML event-stream model itself: remembers the last `id:`, and after a
- * dropped connection reconnects with `Last-Event-ID` after the server's `retry:` delay (doubling
- * on repeated failures, at most 15 s; `Retry-After` on 429/503), so the ledger replays exactly
- * the changes missed. Stops for good on 401/403/4xx (the key cannot read this feed).
+ * Follows a ledger SSE feed with `fetch` streaming (EventSource cannot send `Authorization`, and
+ * a token never goes into a URL), reconnecting with `Last-Event-ID` as the WHATWG HTML
+ * event-stream model does; stops for good on a 4xx.
  * @returns a function that closes the subscription.
  */
 export function subscribe(path: string, options: SubscribeOptions): () => void {

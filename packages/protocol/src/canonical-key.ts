@@ -16,10 +16,9 @@ function percentEncode(part: string): string {
 }
 
 /**
- * Canonical string of a key: `tenant/source/action/subject@revision`, each part percent-encoded
- * outside RFC 3986 unreserved (docs/api.md "Operation identity"). The key is taken as it is:
- * validate it first ({@link keyIssues}); a valid key's parts are NFC already, so the canonical
- * form is exactly what the client sent, encoded.
+ * Canonical string of a key: `tenant/source/action/subject@revision`, parts percent-encoded
+ * outside RFC 3986 unreserved (docs/api.md "Operation identity"). Validate the key first
+ * ({@link keyIssues}).
  */
 export function canonicalKey(key: OperationKey): string {
   return `${KEY_TEXT_PARTS.map((p) => percentEncode(key[p])).join('/')}@${key.revision}`;

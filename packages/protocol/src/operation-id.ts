@@ -11,10 +11,9 @@ export function operationIdFor(key: OperationKey): string {
 }
 
 /**
- * The idempotency key a worker sends to the external provider for one step: UUID v5 of
- * `<canonical key>#step:<step>` under the operationId namespace. Deterministic, so it is the same
- * for every attempt of the operation — a provider that honours idempotency keys turns a retried
- * call into a replay. The key is taken as it is: validate it first.
+ * The idempotency key a worker sends to the provider for one step: UUID v5 of
+ * `<canonical key>#step:<step>`, the same for every attempt, so a retried call is a replay.
+ * Validate the key first.
  */
 export function providerKeyFor(key: OperationKey, step: string): string {
   return uuidV5(`${canonicalKey(key)}#step:${step}`);

@@ -32,26 +32,16 @@ export interface FieldIssue {
   readonly message: string;
 }
 
-/**
- * Unicode control (Cc) and format (Cf) characters: Cf covers invisible characters such as the
- * zero-width space, the BOM and bidi overrides, which would let `ORD-9` and an identical-looking
- * `ORD-9\u200B` become two operations.
- */
+/** Unicode Cc and Cf: invisible characters would let look-alike keys become two operations. */
 const CONTROL = /[\p{Cc}\p{Cf}]/u;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Unicode White_Space at either end (spaces, tabs, NBSP, ideographic space, …). */
 const EDGE_SPACE = /^\p{White_Space}|\p{White_Space}$/u;
 
 /**
- * Checks one text part of a key. Rules (docs/domain.md "Operation key"):
- * - required, a string, non-empty;
- * - at most {@link MAX_KEY_PART_BYTES} bytes of UTF-8;
- * - no control or invisible format characters (Unicode Cc, Cf), no unpaired surrogates;
- * - no leading or trailing white space (refused, never trimmed: `ORD-9 ` is not `ORD-9`);
- * - Unicode NFC. A non-NFC spelling (e.g. `e` + U+0301) is refused rather than normalised, so the
- *   ledger never silently alters a key and never lets two spellings become two operations.
- *   Clients normalise with `s.normalize('NFC')`.
- * Case is significant; compatibility look-alikes (full-width letters) are distinct keys.
+ * Checks one text part of a key (docs/domain.md "Operation key"): a non-empty string of at most
+ * {@link MAX_KEY_PART_BYTES} UTF-8 bytes, no Cc/Cf characters or unpaired surrogates, no edge
+ * white space, NFC. Refused, never normalised, so the ledger never alters a key.
  */
 export function keyPartIssue(part: string, value: unknown): FieldIssue | null {
   const field = `key.${part}`;

@@ -1,7 +1,6 @@
 /**
- * SHA-1 (FIPS 180-4 §6.1), synchronous and dependency-free: UUID v5 (RFC 9562 §5.5) is defined
- * over it, and Web Crypto's digest is asynchronous while Node's `crypto` is not in browsers.
- * Used only to name operations, never for security.
+ * SHA-1 (FIPS 180-4 §6.1), synchronous, for UUID v5 (RFC 9562 §5.5): Web Crypto's digest is
+ * asynchronous. Names operations; never used for security.
  */
 export function sha1(message: Uint8Array): Uint8Array {
   const bitLength = message.length * 8;

@@ -19,9 +19,7 @@ function uuidBytes(uuid: string): Uint8Array {
 const OPERATION_NAMESPACE_BYTES = uuidBytes(OPERATION_ID_NAMESPACE);
 
 /**
- * UUID version 5 (RFC 9562 §5.5): SHA-1 of the namespace's 16 bytes followed by `name` as UTF-8,
- * cut to 16 bytes, with the version (5) and variant (10xx) bits set; lower-case hex.
- * Synchronous, so the server's claim path and the console compute it the same way.
+ * UUID version 5 (RFC 9562 §5.5) of `name` under `namespace`, lower-case hex.
  * @throws TypeError when `namespace` is not a UUID.
  */
 export function uuidV5(name: string, namespace: string = OPERATION_ID_NAMESPACE): string {

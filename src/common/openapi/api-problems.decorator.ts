@@ -36,11 +36,8 @@ export function problemDescription(codes: readonly string[]): string {
 }
 
 /**
- * Documents the problems a route answers beyond the common ones (docs/api.md "Problem codes"):
- * one `application/problem+json` response per status, derived from the code→status table
- * {@link PROBLEMS}, whose `code` is an enum of the listed codes. Authentication (401/403/429),
- * body (400/413/415) and server (500/503) problems are added to every route that can answer
- * them when the document is built (`completeOpenApiDocument`).
+ * Documents the problems a route answers beyond the common ones (docs/api.md "Problem codes"),
+ * one response per status from {@link PROBLEMS}; `completeOpenApiDocument` adds the common ones.
  */
 export function ApiProblems(...codes: ProblemCode[]): MethodDecorator & ClassDecorator {
   const responses = [...problemsByStatus(codes)].map(([status, group]) =>

@@ -22,15 +22,9 @@ const RETRY_AFTER = {
 };
 
 /**
- * Completes the document Nest generates from the decorators, in place, with what follows from
- * the ledger's global pipeline rather than from one route:
- * - `ProblemDetailsDto` open to extension members;
- * - the problems every route can answer: 401/403/429 where the `bearer` scheme applies, 400/413/415
- *   where a JSON body is read, 400 for checked parameters, 404 for an `{operationId}`, 503
- *   `store-unavailable` under `/v1`, 500 `internal` everywhere, 503 `contention` on the commands appended to an operation — merged into the route's own
- *   {@link ApiProblems} responses, each as `application/problem+json` with its codes as an enum;
- * - `Retry-After` on 429, 503 and a 409 that may be `in-progress`;
- * - one security requirement per route (class and method `RequireRole` would repeat it).
+ * Completes Nest's generated document, in place, with what follows from the global pipeline
+ * rather than one route: the problems every route can answer (merged into its {@link ApiProblems}),
+ * `Retry-After` headers, and one security requirement per route.
  * @returns the same document.
  */
 export function completeOpenApiDocument(doc: OpenAPIObject): OpenAPIObject {

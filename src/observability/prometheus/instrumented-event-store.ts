@@ -17,10 +17,8 @@ import type { LedgerMetrics } from './ledger-metrics.js';
 import { registerStoreProbe } from './store-probe-collector.js';
 
 /**
- * An {@link EventStore} decorator that records append latency and WrongExpectedVersion refusals
- * in {@link LedgerMetrics}, and registers the `ledger_event_store_up` probe (a read of the
- * `health-check` stream at scrape time, see `store-probe-collector.ts`); every call is forwarded unchanged (results and errors included), so it
- * fits any adapter. `inner` is the decorated store.
+ * An {@link EventStore} decorator recording append latency and WrongExpectedVersion refusals in
+ * {@link LedgerMetrics}, and the `ledger_event_store_up` probe; every call is forwarded unchanged.
  */
 export class InstrumentedEventStore implements EventStore {
   constructor(

@@ -2,14 +2,8 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 
 /**
  * The Prometheus registry of one ledger application (not prom-client's global one, so several
- * apps in one process — tests — do not clash), with the metrics the ledger records directly:
- * - `ledger_http_request_duration_seconds{method,route,status}` — histogram of HTTP latency;
- * - `ledger_event_store_append_duration_seconds{operation,outcome}` — histogram of append latency
- *   (`operation` append|append_batch; `outcome` ok|wrong_expected_version|error);
- * - `ledger_event_store_wrong_expected_version_total{tenant}` — appends refused for a stale
- *   expected revision (lost optimistic-concurrency races), per tenant of the stream;
- * plus Node.js process metrics (`ledger_process_…`, `ledger_nodejs_…`). Read-model counters and
- * projector lag are collected at scrape time (the read models register them: `registerReadModelCollectors` in src/projections).
+ * apps in one process do not clash), with the metrics recorded directly (docs/observability.md
+ * "Metrics"); other rooms register their scrape-time collectors into it.
  */
 export class LedgerMetrics {
   readonly registry = new Registry();

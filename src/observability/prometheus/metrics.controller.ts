@@ -6,9 +6,8 @@ import { forbidden } from '../../auth/auth-problems.js';
 import { LedgerMetrics } from './ledger-metrics.js';
 
 /**
- * GET /metrics: Prometheus text exposition. It carries every tenant's counters, so it needs an
- * API key with role `auditor` or `admin` bound to all tenants (`*`) — configure the scrape job
- * with `authorization: { credentials_file: … }`. A tenant-bound key gets 403 `forbidden`.
+ * GET /metrics (Prometheus text): every tenant's counters, so an `auditor` or `admin` key bound
+ * to all tenants; a tenant-bound key gets 403 `forbidden`.
  */
 @ApiTags('metrics')
 @Controller('metrics')

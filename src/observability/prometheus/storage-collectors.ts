@@ -3,12 +3,8 @@ import type { FreeSpace, SqlExecutor } from '../../event-store/sql-executor.js';
 import type { LedgerMetrics } from './ledger-metrics.js';
 
 /**
- * Registers, measured at scrape time (`SqlExecutor.freeSpace`, one `statfs` each):
- * - `ledger_storage_free_bytes{store}` — free space of the embedded store's volume;
- * - `ledger_storage_restart_needed_bytes{store}` — what reopening its data directory needs
- *   (crash recovery plus the reserve): below it a restart fails (docs/production.md "Disk space").
- * Only the embedded store has samples (`store="pglite"`); on PostgreSQL the volume is not the
- * ledger's to measure and the families stay empty.
+ * Registers `ledger_storage_free_bytes{store}` and `ledger_storage_restart_needed_bytes{store}`
+ * (docs/production.md "Disk space"), measured at scrape time; samples only for the embedded store.
  */
 export function registerStorageGauges(metrics: LedgerMetrics, sql: SqlExecutor): void {
   // prom-client collects every metric of a scrape at once: each gauge measures for itself

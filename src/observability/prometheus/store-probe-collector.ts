@@ -5,10 +5,8 @@ import type { LedgerMetrics } from './ledger-metrics.js';
 export const STORE_PROBE_TIMEOUT_MS = 2_000;
 
 /**
- * Registers `ledger_event_store_up` (1 when `probe` — a read of the event store, as `/health`
- * does — answered within `timeoutMs` at scrape time, else 0). Alert on it together with
- * Prometheus' `up`: when the store is PostgreSQL, API keys live there too, so a down database
- * usually fails the authenticated scrape itself (`up == 0`) before this gauge can say 0.
+ * Registers `ledger_event_store_up` (1 when `probe` answered within `timeoutMs`). Alert on it with
+ * `up`: on PostgreSQL a down database usually fails the authenticated scrape itself first.
  */
 export function registerStoreProbe(
   metrics: LedgerMetrics,

@@ -10,12 +10,9 @@ import { ClaimService } from './claim-service.js';
 const BATCH_PARALLELISM = 16;
 
 /**
- * Decides each item of a batch exactly as a single claim, calling {@link ClaimService} directly:
- * invalid items get their own rejection, valid ones are never dropped because of another. Items of
- * one subject run one after another — newest revision first, then input order for repeats of one
- * key (the second sees the first's claim) — so an amendment in a batch supersedes older revisions
- * in the same batch whatever their order; different subjects run in parallel. Outcomes are in
- * input order; an item the store failed (unavailable, contention) comes back `failed`.
+ * Decides each item of a batch exactly as a single claim. Items of one subject run in turn, newest
+ * revision first, so an amendment supersedes older revisions of the same batch whatever their
+ * order; subjects run in parallel. Outcomes are in input order.
  */
 @CommandHandler(BatchClaimCommand)
 export class BatchClaimHandler implements ICommandHandler<BatchClaimCommand, BatchItemOutcome[]> {
@@ -31,14 +28,12 @@ export class BatchClaimHandler implements ICommandHandler<BatchClaimCommand, Bat
         outcomes[index] = checked.rejection;
         return;
       }
-      // One group per subject (all revisions): see the class comment.
       const k = canonicalKey({ ...checked.value.key, revision: 1 });
       const group = groups.get(k) ?? [];
       group.push({ index, claim: checked.value });
       groups.set(k, group);
     });
-    // Newest revision first (stable, so repeats of one key keep input order): an older revision in
-    // the same batch then finds itself superseded, whatever order the items came in.
+    // stable: repeats of one key keep input order
     const queue = [...groups.values()].map((g) =>
       g.sort((a, b) => b.claim.key.revision - a.claim.key.revision),
     );

@@ -4,11 +4,7 @@ import type { ClaimRequest } from '../../ledger/index.js';
 import type { RequestContext } from '../request-context.js';
 import type { ClaimOutcome } from './claim-outcome.js';
 
-/**
- * Claim one operation (plain data). `caller` is the API key's holder; a key of another tenant
- * than the claim's comes back `forbidden-tenant`. The default (every tenant) is for in-process
- * callers that did not come through HTTP.
- */
+/** Claim one operation (plain data); `caller` defaults to every tenant, for in-process callers. */
 export class ClaimOperationCommand extends Command<ClaimOutcome> {
   constructor(
     readonly request: ClaimRequest,

@@ -99,9 +99,7 @@ export class ClaimRequestDto {
 }
 
 /**
- * Validates one batch item (already parsed JSON) with the same DTO and rules as the body of
- * POST /v1/claims: a JSON object, the compiled check or else class-validator, then strings the
- * database can store.
+ * Validates one parsed batch item with the same rules as the body of POST /v1/claims.
  * @returns the DTO, or an `invalid` rejection naming the fields (400 `validation` / `invalid-key`).
  */
 export function validateClaimBody(body: unknown): Checked<ClaimRequestDto> {

@@ -24,13 +24,9 @@ import type { RequestContext } from '../request-context.js';
 const SUPERSEDE_PARALLELISM = 16;
 
 /**
- * Claims an operation: load the action's policy, decide, append. The decision is the domain's:
- * the claim command ({@link checkClaimRequest}, {@link claimUnderPolicy}: ledger/claim-command.ts)
- * and `decideClaim` (ledger/decide-claim.ts); this class only loads and appends. Decided against
- * the empty stream (or the held copy) and appended with `no_stream`, so a new key costs one round
- * trip; on WrongExpectedVersion it is re-decided on the stream the store returned (duplicate,
- * conflict, in progress, reclaim) — see {@link DecideAndAppend}. Shared by the single claim
- * ({@link ClaimOperationHandler}) and the batch.
+ * Claims an operation: loads the action's policy and appends what the domain decides
+ * ({@link claimUnderPolicy}, `decideClaim`), assuming a new key (see {@link DecideAndAppend}).
+ * Shared by the single claim and the batch.
  */
 @Injectable()
 export class ClaimService {
@@ -48,9 +44,8 @@ export class ClaimService {
   }
 
   /**
-   * Claims `claim` for `caller`: a key naming a tenant the caller's key is not bound to comes back
-   * `forbidden-tenant` before anything is read or written. A claim naming `supersedes` first marks
-   * the older revisions superseded. The clock is read once.
+   * Claims `claim` for `caller` (`forbidden-tenant` before anything is read); a claim naming
+   * `supersedes` first marks the older revisions superseded.
    * @throws EventStoreUnavailableError; ContentionError (too many concurrent writers).
    */
   async claim(claim: CheckedClaim, ctx: RequestContext, caller: Caller): Promise<ClaimOutcome> {
@@ -70,11 +65,8 @@ export class ClaimService {
   }
 
   /**
-   * Amendments: before revision r of a subject is claimed, runs the domain's
-   * `supersessionCommands` — `OperationSuperseded` on every older revision 1..r-1, a no-op where
-   * already superseded by r or later; a stream that does not exist yet is created with it —
-   * through the decide-and-append loop, {@link SUPERSEDE_PARALLELISM} at a time. Done before the
-   * claim: if the process dies in between, the claim's retry marks them again. `now`: epoch ms.
+   * Marks revisions 1..r-1 superseded (`supersessionCommands`) before revision r is claimed, so a
+   * retry after a crash in between marks them again. `now`: epoch ms.
    * @throws EventStoreUnavailableError; ContentionError.
    */
   private async supersedeOlderRevisions(key: OperationKey, ctx: RequestContext, now: number): Promise<void> {

@@ -28,8 +28,7 @@ import { RunPolicyCommand } from './run-policy-command.command.js';
 
 /**
  * Commands on one operation decided under its action's policy (docs/guide.md "Recovery and operator
- * workflows"): operator actions, recovery evidence, lease renewal. Operator actions record the
- * actor from the API key and a required reason in the stream.
+ * workflows"): operator actions, recovery evidence, lease renewal.
  */
 @ApiTags('workflows')
 @UseInterceptors(StoreDeadlineInterceptor)

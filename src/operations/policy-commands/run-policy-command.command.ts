@@ -12,11 +12,7 @@ import type { RequestContext } from '../request-context.js';
 export type PolicyCommandOutcome =
   InputRejection | OperationNotFound | (Executed<unknown> & { readonly policyVersion: number });
 
-/**
- * A command on one operation addressed by id whose full form depends on the action's policy —
- * operator actions, recovery evidence, lease renewal — as plain data (the domain completes it
- * with `commandUnderPolicy`); comes to the decision and the policy version applied.
- */
+/** A command on one operation whose full form the action's policy completes (`commandUnderPolicy`). */
 export class RunPolicyCommand extends Command<PolicyCommandOutcome> {
   constructor(
     readonly operationId: string,

@@ -8,9 +8,7 @@ import { OperationLocator } from '../operation-locator.js';
 import { RunPolicyCommand, type PolicyCommandOutcome } from './run-policy-command.command.js';
 
 /**
- * Locates the operation (an unknown id, or another tenant's, comes back `not-found`), loads its
- * action's policy, lets the domain build the command under it (a renewal above `maxLeaseMs` comes
- * back rejected) and runs the decide-and-append loop at the server time (read once).
+ * Runs a {@link RunPolicyCommand} under the operation's action policy.
  * @throws EventStoreUnavailableError; ContentionError.
  */
 @CommandHandler(RunPolicyCommand)

@@ -9,9 +9,8 @@ export interface ResolveActor {
 }
 
 /**
- * The actor of an operator action (`actor` comes from the key: docs/security.md).
- * With auth disabled (the anonymous caller) there is no key identity, so the body's `actor` is
- * used as it is, or `anonymous`.
+ * The actor of an operator action: the key's holder; with auth disabled, the body's `actor` or
+ * `anonymous`.
  */
 export function resolveActor(caller: Caller, requested: string | undefined): ResolveActor {
   if (caller.keyId === ANONYMOUS_CALLER.keyId) return { actor: requested ?? caller.name };

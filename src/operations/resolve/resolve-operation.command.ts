@@ -9,11 +9,8 @@ import type { RequestContext } from '../request-context.js';
 export type ResolveOutcome = Executed<ResolveResult> | OperationNotFound;
 
 /**
- * An operator resolves an Unknown operation (confirmed / not_found / abandoned), or records the
- * destination reference of one confirmed without it (`RecordDestinationReference`), as plain data.
- * `input.actor` is the key holder; `input.requestedActor` the body's differing `actor`, recorded
- * alongside. An operation of a tenant `caller` may not see comes back `not-found` (default caller:
- * every tenant, for in-process use).
+ * An operator resolves an Unknown operation, or records the destination reference of a confirmed
+ * one; `input.requestedActor` is the body's differing `actor`, recorded alongside.
  */
 export class ResolveOperationCommand extends Command<ResolveOutcome> {
   constructor(

@@ -7,11 +7,7 @@ import { OperationLocator } from '../operation-locator.js';
 import { ResolveOperationCommand, type ResolveOutcome } from './resolve-operation.command.js';
 
 /**
- * Locates the operation and runs `decideResolve` (or `decideRecordReference`) in the
- * decide-and-append loop at the server time (read once): `OperationResolved` (actor, reason,
- * evidence, a differing `requestedActor`) when the operation is Unknown — or
- * `DestinationReferenceRecorded` on a confirmed one without a reference — else the refusal; an
- * unknown id (or another tenant's) comes back `not-found`.
+ * Runs `decideResolve` (or `decideRecordReference`) on the located operation.
  * @throws EventStoreUnavailableError; ContentionError.
  */
 @CommandHandler(ResolveOperationCommand)

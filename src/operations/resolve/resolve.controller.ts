@@ -18,11 +18,7 @@ import { ReferenceRequestDto, ResolveRequestDto } from './resolve-request.dto.js
 import { validationProblem } from '../../common/validation.js';
 import { resolveRequestIssue } from '../../ledger/index.js';
 
-/**
- * POST /v1/operations/{id}/resolve (docs/api.md "Recovery and operator workflows"): role `operator`; the actor
- * recorded is the key's holder. An operation of another tenant is answered 404 `not-found`,
- * exactly like an unknown id.
- */
+/** POST /v1/operations/{id}/resolve (docs/api.md "Recovery and operator workflows"): role `operator`. */
 @ApiTags('operator')
 @UseInterceptors(StoreDeadlineInterceptor)
 @Controller('v1/operations/:operationId')

@@ -1,12 +1,7 @@
 import type { EventActor } from '@operation-ledger/protocol';
 import type { RecordedEvent } from '../../event-store/event-store.port.js';
 
-/**
- * Who caused one event, the same way for every event type (the protocol's `EventActor`): the API
- * key's name (`keyName`), plus the worker id where a worker acted (`workerId`), or the background
- * job (`job`, e.g. `sweeper`) when no key did. `label` is what people read:
- * `invoice-sync (pid-15318)`, `ops:maria`, `sweeper`.
- */
+/** Who caused one event (the protocol's `EventActor`). */
 export type { EventActor };
 
 /**
@@ -31,14 +26,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 
 /**
  * The actor of each event of one operation's merged history (commit order), derived on read so
- * that events recorded before `keyName`/`job` were written to metadata read the same:
- * - key name: the metadata's `keyName`, else the name `keyNames` knows for its `keyId`, else the
- *   operator's `actor` recorded in the data;
- * - worker id: the event's own `workerId`, else — for an event a worker's request caused — the
- *   `workerId` of the claim of the attempt it reported for (`reportedByAttempt`, else `attempt`);
- * - job: the metadata's `job`, else `sweeper` for an event without a key that only the lease
- *   sweeper records (a release by the sweeper, an Unknown after an expired lease).
- * Pure; `keyNames` maps key ids to names.
+ * events whose metadata lacks `keyName`/`job` read the same; `keyNames` maps key ids to names.
  */
 export function eventActors(
   events: readonly RecordedEvent[],

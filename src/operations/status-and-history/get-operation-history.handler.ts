@@ -10,11 +10,8 @@ import { eventActors, unnamedKeyIds, type EventActor } from './event-actor.js';
 import { GetOperationHistoryQuery, type OperationHistoryResult } from './get-operation-history.query.js';
 
 /**
- * The audit trail of one operation (docs/api.md "Reading one operation"): its decision stream and its companion audit stream,
- * merged in global (commit) order, each event with both positions, the store's timestamp, data
- * and metadata (correlation/causation ids), and its actor (event-actor.ts) — key names of events
- * recorded before metadata carried them are looked up by key id. An unknown id (or another
- * tenant's) comes back `not-found`.
+ * The audit trail of one operation (docs/api.md "Reading one operation"): decision and audit
+ * streams merged in commit order, each event with its actor.
  * @throws EventStoreUnavailableError.
  */
 @QueryHandler(GetOperationHistoryQuery)

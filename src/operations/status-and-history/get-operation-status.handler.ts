@@ -10,10 +10,8 @@ import { GetOperationStatusQuery, type OperationStatusResult } from './get-opera
 import { presentStatus } from './status-presenter.js';
 
 /**
- * Reads the decision stream and folds it — with `asOf`, only the events up to a stream revision
- * (inclusive) and/or recorded at or before a time (the store's clock): the state an auditor would
- * have seen then. An unknown id, another tenant's, or an operation that did not exist yet at
- * `asOf` comes back `not-found`.
+ * Folds the decision stream, with `asOf` only up to a revision and/or a time: the state an
+ * auditor would have seen then (`not-found` if it did not exist yet).
  * @throws EventStoreUnavailableError.
  */
 @QueryHandler(GetOperationStatusQuery)

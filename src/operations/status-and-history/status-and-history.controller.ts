@@ -14,11 +14,7 @@ import { GetOperationStatusQuery } from './get-operation-status.query.js';
 import { StoreDeadlineInterceptor } from '../store-deadline.interceptor.js';
 import { historyAnswer, statusAnswer } from './status-http-answer.js';
 
-/**
- * Status and history of one operation (docs/api.md "Reading one operation"): roles `auditor`, `operator` or `worker`
- * (auditors read, operators decide from them, workers check their own operations during
- * recovery). Operations of another tenant answer 404 `not-found`, exactly like unknown ids.
- */
+/** Status and history of one operation (docs/api.md "Reading one operation"). */
 @ApiTags('operator')
 @UseInterceptors(StoreDeadlineInterceptor)
 @Controller('v1/operations/:operationId')

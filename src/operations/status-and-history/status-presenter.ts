@@ -2,9 +2,8 @@ import { unknownCauseOf, type OperationState } from '../../ledger/index.js';
 import type { OperationStatusDto } from './status-answers.dto.js';
 
 /**
- * The status document of GET /v1/operations/{id} (docs/api.md "Reading one operation"), folded from the stream. `revision` is
- * the decision stream's revision (0-based position of its last event); `lease.expired` is judged
- * on the server clock `now` (epoch ms).
+ * The status document of GET /v1/operations/{id} (docs/api.md "Reading one operation");
+ * `lease.expired` is judged on the server clock `now` (epoch ms).
  */
 export function presentStatus(
   operationId: string,

@@ -15,12 +15,7 @@ export type WorkerCommandInput = WorkerCommand extends infer C
 /** What a worker command comes to: the decision taken, or `not-found` (an unknown id, or another tenant's). */
 export type WorkerOutcome = Executed<WorkerResult> | OperationNotFound;
 
-/**
- * A fenced follow-up of a claim — step start/complete, confirm, fail, release, report unknown —
- * addressed by operationId (plain data); comes to the decision taken. An operation of a tenant
- * `caller` may not see comes back `not-found` like an unknown id (default caller: every tenant,
- * for in-process callers).
- */
+/** A fenced follow-up of a claim, addressed by operationId (plain data). */
 export class RunWorkerCommand extends Command<WorkerOutcome> {
   constructor(
     readonly operationId: string,

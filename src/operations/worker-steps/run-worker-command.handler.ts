@@ -7,10 +7,7 @@ import { OperationLocator } from '../operation-locator.js';
 import { RunWorkerCommand, type WorkerOutcome } from './run-worker-command.command.js';
 
 /**
- * Runs a fenced worker command: locate the key by operationId, then the decide-and-append loop at
- * the server time (read once). Refusals are values: `not-found` (unknown id, or another
- * tenant's) and the domain's (stale-token, …); a refusal that records an event (duplicate
- * effect) has recorded it.
+ * Runs a fenced worker command on the located operation; refusals are values.
  * @throws EventStoreUnavailableError; ContentionError.
  */
 @CommandHandler(RunWorkerCommand)

@@ -6,15 +6,10 @@ import type { ProjectionRuntime } from '../projection-runtime.js';
 import { registerReviewQueueCollectors } from './review-queue-collectors.js';
 
 /**
- * Registers the metrics read at scrape time from the read models, on `metrics.registry`:
- * - `ledger_<counter>_total{tenant,action}` for every duplicate-prevented counter (e.g.
- *   `ledger_duplicate_claims_prevented_total`, `ledger_payload_conflicts_total`,
- *   `ledger_unknown_opened_total`), the values of the metrics read model (so every replica
- *   reports the same, durable numbers — take `max by (tenant, action)` when aggregating);
- * - `ledger_projection_lag_events{read_model}` and `ledger_projection_lag_seconds{read_model}`;
- * - `ledger_projection_rebuilding{read_model}` (1 while an online rebuild runs);
- * - the review-queue gauges of `review-queue-collectors.ts` (unknown outcomes open, their age).
- * A database error leaves the previous values (the scrape still succeeds).
+ * Registers the metrics read at scrape time from the read models (docs/observability.md
+ * "Metrics"): the counters of the metrics read model (the same durable numbers on every replica),
+ * projection lag and rebuilding, and the review-queue gauges. A database error keeps the
+ * previous values.
  */
 export function registerReadModelCollectors(metrics: LedgerMetrics, runtime: ProjectionRuntime): void {
   const registers = [metrics.registry];

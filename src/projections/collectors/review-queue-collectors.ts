@@ -4,16 +4,9 @@ import type { LedgerMetrics } from '../../observability/prometheus/ledger-metric
 import { type ReviewQueueDepth, reviewQueueDepths } from '../operation-views/review-queue-queries.js';
 
 /**
- * Registers two gauges read at scrape time from the review queue read model
- * ({@link reviewQueueDepths}; one entry per operation and reason — `unknown_outcome`,
- * `final_failure`, `duplicate_effect`, `awaiting_approval`):
- * - `ledger_review_queue_items{tenant,reason}` — entries waiting now (for `unknown_outcome`: the
- *   unknown outcomes open);
- * - `ledger_review_queue_oldest_age_seconds{tenant,reason}` — age of the oldest entry, seconds,
- *   measured from its `since` to the system clock `now()` (ms).
- * A (tenant, reason) whose queue emptied disappears from both. A database error keeps the previous
- * values (the scrape still succeeds). Like the counters, every replica reports the same numbers:
- * aggregate with `max by (tenant, reason)`.
+ * Registers `ledger_review_queue_items{tenant,reason}` and
+ * `ledger_review_queue_oldest_age_seconds{tenant,reason}`, read at scrape time from the review
+ * queue ({@link reviewQueueDepths}). A database error keeps the previous values.
  */
 export function registerReviewQueueCollectors(
   metrics: LedgerMetrics,

@@ -31,12 +31,9 @@ const COLUMNS: readonly Column[] = [
 type Payloads = Map<string, Map<string, unknown>>;
 
 /**
- * The conflict report: one row per PayloadConflictDetected — key, both fingerprints, when, which
- * worker, and a field-level diff of the first claim's payload (kept in its OperationClaimed /
- * ApprovalRequested event) against the incoming one (kept in the conflict event). The first
- * payload is read from the operation's decision stream in {@link prepare}: that event is older
- * and immutable, so the result is the same in a rebuild. `diff` is null when it is not stored.
- * Rows are keyed by event id, so a re-applied event changes nothing. The feed is the rows by position.
+ * The conflict report: one row per PayloadConflictDetected, with a field-level diff against the
+ * first claim's payload, read in {@link prepare} from the decision stream (immutable, so a
+ * rebuild gives the same). Rows are keyed by event id.
  */
 export class ConflictsReadModel implements ReadModel {
   readonly name = 'conflicts';

@@ -18,9 +18,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Field-level diff of two JSON values: objects are compared member by member (sorted names, so the
- * result does not depend on member order), arrays element by element by index, anything else by
- * value (numbers by JSON value: `1` equals `1.0`). Deterministic.
+ * Field-level diff of two JSON values (objects by sorted member, arrays by index). Deterministic.
  * @returns the differences, and whether the list was cut at {@link MAX_DIFFERENCES}.
  */
 export function diffJson(

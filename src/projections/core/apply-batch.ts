@@ -20,10 +20,8 @@ export interface BatchOutcome {
 }
 
 /**
- * Applies `events` (global order) to the LIVE tables of `model` in ONE transaction with the
- * checkpoint: locks the checkpoint row, keeps only events after it (so an overlapping or repeated
- * batch never applies an event twice), applies, advances the checkpoint and announces the
- * changes (the feeds read the rows themselves). A failure rolls all of it back.
+ * Applies `events` to the live tables of `model` in one transaction with its checkpoint, only
+ * those after the locked checkpoint (a repeated batch applies nothing twice).
  */
 export async function applyLiveBatch(
   db: ProjectionDatabase,
@@ -47,10 +45,8 @@ export async function applyLiveBatch(
 }
 
 /**
- * Applies `events` to the SHADOW tables of a rebuild in one transaction with the shadow
- * checkpoint. Only events after the shadow checkpoint and at or before the live checkpoint are
- * applied: the shadow tables stop exactly where the live ones are, so the swap loses nothing and
- * the feeds (read from the live tables, whose rows carry the same positions) continue without a gap.
+ * Applies `events` to a rebuild's shadow tables, none past the live checkpoint, so the swap loses
+ * nothing and the feeds continue without a gap.
  * @returns null when the rebuild was cancelled or swapped meanwhile.
  */
 export async function applyShadowBatch(

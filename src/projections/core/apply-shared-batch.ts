@@ -5,14 +5,9 @@ import type { ProjectionDatabase } from './projection-database.js';
 import { type ReadModel, tableNames } from './read-model.js';
 
 /**
- * Applies `events` (global order) to the LIVE tables of every read model in `models` in ONE
- * transaction with all their checkpoints — the batch of {@link applyLiveBatch}
- * for several read models at once, so a batch costs one transaction (and one checkpoint update) whatever the number of read models. Locks the checkpoint rows (name
- * order); each read model applies only the events after ITS checkpoint (models may stand at
- * different positions; one with nothing new is left untouched). A failure in any read model —
- * including `beforeCommit`, called once per read model that applied events — rolls ALL of it back:
- * no rows, no checkpoint moved. `prepare` runs per read model before the
- * transaction (it may read the event store).
+ * {@link applyLiveBatch} for several read models in one transaction, so a batch costs one
+ * transaction whatever their number; each applies only the events after its own checkpoint. A
+ * failure in any rolls all of it back.
  * @returns what each read model's part did, by name.
  */
 export async function applySharedBatch(

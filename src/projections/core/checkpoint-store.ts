@@ -73,11 +73,7 @@ function toRecord(row: Row): ProjectionRecord {
   };
 }
 
-/**
- * Reads and writes `ledger_projections`. Every method takes the executor to run on, so the
- * projector can use the transaction that also writes the read model. The projector's per-batch
- * statements (`…Many`) are prepared statements.
- */
+/** Reads and writes `ledger_projections`, on the executor given (the projector's transaction). */
 export const checkpointStore = {
   /** The row of `name`, or null when the read model was never installed. */
   async load(sql: SqlQueryable, name: string): Promise<ProjectionRecord | null> {
@@ -94,8 +90,7 @@ export const checkpointStore = {
   },
 
   /**
-   * The row of `name`, locked `FOR UPDATE` until the transaction ends: the guard that makes a
-   * batch apply only events after the checkpoint even if two projectors ever overlapped.
+   * The row of `name`, locked `FOR UPDATE`: the guard if two projectors ever overlapped.
    * @throws Error when the read model is not installed.
    */
   async lock(tx: SqlQueryable, name: string): Promise<ProjectionRecord> {
@@ -108,8 +103,7 @@ export const checkpointStore = {
   },
 
   /**
-   * The rows of `names`, locked `FOR UPDATE` in name order (one lock order for every caller, so
-   * two transactions locking overlapping sets cannot deadlock), by name.
+   * The rows of `names`, locked `FOR UPDATE` in name order (one lock order: no deadlock).
    * @throws Error when one of them is not installed.
    */
   async lockMany(tx: SqlExecutor, names: readonly string[]): Promise<Map<string, ProjectionRecord>> {
@@ -134,10 +128,7 @@ export const checkpointStore = {
     return new Map(rows.map((r) => [r.name, toRecord(r)]));
   },
 
-  /**
-   * {@link advance} of several read models in ONE statement (arrays unnested side by side):
-   * each checkpoint moves to its `position` (never backwards) with its event time and `holder`.
-   */
+  /** {@link advance} of several read models in one statement. */
   async advanceMany(
     tx: SqlExecutor,
     moves: readonly { name: string; position: bigint; lastEventAt: Date }[],

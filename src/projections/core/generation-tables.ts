@@ -28,9 +28,8 @@ async function pointViews(tx: SqlExecutor, model: ReadModel, generation: number)
 }
 
 /**
- * Makes sure `model` has its `ledger_projections` row (checkpoint -1, generation 1), the tables of
- * its live generation (upgraded by {@link ReadModel.upgradeTables}) and the views over them. Idempotent and safe from several processes (one
- * transaction under an advisory lock per read model).
+ * Makes sure `model` has its `ledger_projections` row, its live tables (upgraded) and views;
+ * idempotent and safe from several processes (an advisory lock per read model).
  */
 export async function installReadModel(executor: SqlExecutor, model: ReadModel): Promise<void> {
   await executor.transaction(async (tx) => {
@@ -55,10 +54,8 @@ export async function installReadModel(executor: SqlExecutor, model: ReadModel):
 }
 
 /**
- * Starts an online rebuild of `model` (or returns the one already running): creates empty shadow
- * tables for the next generation and sets the shadow checkpoint to -1. The projector holding the
- * read model fills them from the first event while the live tables keep serving, and swaps them
- * in when they caught up ({@link swapGeneration}).
+ * Starts an online rebuild of `model` (or returns the running one): empty shadow tables of the
+ * next generation, filled by the holder and swapped in when caught up ({@link swapGeneration}).
  * @returns the updated record.
  * @throws Error when the read model is not installed.
  */
@@ -85,10 +82,8 @@ export async function requestRebuild(
 }
 
 /**
- * Swaps a caught-up rebuild in, inside the caller's transaction (which holds the row lock): the
- * views point at the shadow tables, the old tables are dropped, the shadow generation becomes the
- * live one and the checkpoint stays where the shadow tables caught up (= the live checkpoint).
- * Readers see the old tables until the commit and the new ones after it.
+ * Swaps a caught-up rebuild in, in the caller's transaction (holding the row lock): readers see
+ * the old tables until the commit, the new ones after it.
  */
 export async function swapGeneration(
   tx: SqlExecutor,

@@ -1,10 +1,6 @@
 import type { Backlog, EventStore } from '../../event-store/event-store.port.js';
 
-/**
- * How far a read model is behind the event store: the {@link Backlog} of its checkpoint — `events`
- * committed after it (counted up to a cap; `capped` when there are more) and `seconds` since the
- * oldest of them was recorded (0 when none).
- */
+/** How far a read model is behind the event store: the {@link Backlog} of its checkpoint. */
 export type Lag = Backlog;
 
 /** Measures the {@link Lag} of a checkpoint. */
@@ -16,10 +12,8 @@ export interface LagProbe {
 export const LAG_COUNT_CAP = 100_000;
 
 /**
- * {@link LagProbe} through the event store port: the store's {@link EventStore.backlogAfter}
- * where it has one (the SQL stores count in the database, up to `cap`), else reading up to
- * `readAheadCap` events after the checkpoint with `readAll` and ageing the oldest on this
- * process's clock.
+ * {@link LagProbe} through the event store port: {@link EventStore.backlogAfter} where the store
+ * has it, else up to `readAheadCap` events read with `readAll`.
  */
 export class StoreLagProbe implements LagProbe {
   constructor(

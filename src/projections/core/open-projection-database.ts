@@ -6,9 +6,8 @@ import { PgliteProjectionDatabase } from './pglite-projection-database.js';
 import type { ProjectionDatabase } from './projection-database.js';
 
 /**
- * The {@link ProjectionDatabase} over the ledger's SQL database: PostgreSQL (a pg pool executor:
- * advisory locks and LISTEN on a dedicated session built from the pool's settings) or embedded
- * PGlite (in-process locks and signals). Any other executor is treated as single-process.
+ * The {@link ProjectionDatabase} over the ledger's SQL database (PostgreSQL or PGlite); any other
+ * executor is treated as single-process.
  */
 export function projectionDatabaseFor(sql: SqlExecutor): ProjectionDatabase {
   if (sql instanceof PgPoolExecutor) return new PgProjectionDatabase(sql, sql.pool.options);

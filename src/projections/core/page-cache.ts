@@ -4,12 +4,9 @@ import type { EventStore, RecordedEvent } from '../../event-store/event-store.po
 export type ReadAll = (after: bigint, limit: number) => Promise<RecordedEvent[]>;
 
 /**
- * Shares `readAll` pages between the projectors of one process: read models that start from the
- * same checkpoint with the same batch size read the same pages, so each page is fetched once.
- * Only FULL pages are cached — a full page (exactly `limit` events) can never change, because
- * readAll never returns an event while an earlier-positioned one may still commit; a short page
- * may grow and is always read afresh. Holds at most `maxEvents` events (least recently used out).
- * Concurrent reads of one page share one request. Events are shared: consumers must not mutate them.
+ * Shares `readAll` pages between the projectors of one process. Only full pages are cached: one
+ * can never change, as readAll never returns an event while an earlier one may still commit.
+ * At most `maxEvents` events (LRU). Events are shared: consumers must not mutate them.
  */
 export class PageCache {
   private readonly pages = new Map<string, Promise<RecordedEvent[]>>();

@@ -48,11 +48,8 @@ class PgLock implements ProjectionLock {
 }
 
 /**
- * {@link ProjectionDatabase} on PostgreSQL. Read models are written through the pool's executor;
- * locks and LISTEN live on ONE dedicated session per object (`application_name` suffixed
- * `:projector`), with TCP keep-alive so a vanished peer is noticed. When that session ends, every
- * lock taken on it is marked lost (the server released it, so another instance may take over) and
- * the LISTEN is re-established with backoff while anyone listens.
+ * {@link ProjectionDatabase} on PostgreSQL: locks and LISTEN on one dedicated session (TCP
+ * keep-alive); when it ends, its locks are marked lost and LISTEN is re-established with backoff.
  */
 export class PgProjectionDatabase implements ProjectionDatabase {
   private session: Session | null = null;

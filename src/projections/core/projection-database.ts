@@ -9,9 +9,8 @@ export interface ProjectionLock {
 }
 
 /**
- * The database of the read models (PostgreSQL or PGlite), with what the projector needs beyond
- * plain SQL: a lock per read model that excludes every other process, and a cross-process signal
- * "feed changes were committed" for live subscribers.
+ * The database of the read models, with a lock per read model across processes and a
+ * cross-process "feed changes committed" signal.
  */
 export interface ProjectionDatabase {
   readonly executor: SqlExecutor;
@@ -23,10 +22,8 @@ export interface ProjectionDatabase {
   readonly singleConnection: boolean;
 
   /**
-   * Tries to take the lock of read model `name` without waiting. On PostgreSQL a session-level
-   * advisory lock on a dedicated connection: it ends with the process (or its connection), so
-   * another instance takes over. Locks are exclusive between {@link ProjectionDatabase} objects
-   * even within one process.
+   * Tries to take the lock of read model `name` without waiting (PostgreSQL: a session advisory
+   * lock, so it ends with its process and another instance takes over).
    * @returns the lock, or null when another holder has it or the database is unreachable.
    */
   tryLock(name: string): Promise<ProjectionLock | null>;

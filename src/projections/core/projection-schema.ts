@@ -3,14 +3,8 @@ import { applyMigrations } from '../../event-store/sql/apply-migrations.js';
 import type { Migration } from '../../event-store/sql/migration.js';
 
 /**
- * Tables shared by all read models (migration versions >= 100; 1–99 belong to the event store).
- *
- * - `ledger_projections`: one row per read model — its checkpoint (`position`, the global
- *   position of the last applied event, -1 before the first), the generation of its live tables,
- *   who projects it, and an online rebuild in progress (`rebuild_generation`/`rebuild_position`:
- *   the shadow tables' own checkpoint). Positions are bigint: sparse and only ordered.
- * - `ledger_projection_changes`: the change log of every feed until version 101 dropped it (the
- *   feeds are read from the read models' rows, which carry their positions: docs/decisions.md).
+ * Tables shared by all read models (migration versions >= 100; 1–99 belong to the event store):
+ * `ledger_projections`, one row per read model (checkpoint, live generation, holder, rebuild).
  */
 export const projectionTablesMigration: Migration = {
   version: 100,
@@ -52,9 +46,8 @@ create index ledger_projection_changes_recorded_idx on ledger_projection_changes
 };
 
 /**
- * Drops the change log: live subscriptions resume from the positions the read models' rows
- * carry (`ReadModel.readFeed`), so no change is written twice. `changes_pruned_through` stays:
- * a resume from before the last prune of the old log still gets `reset`.
+ * Drops the change log: feeds are read from the read models' rows (`ReadModel.readFeed`).
+ * `changes_pruned_through` stays, so a resume from before its last prune still gets `reset`.
  */
 export const dropChangeLogMigration: Migration = {
   version: 101,

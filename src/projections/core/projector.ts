@@ -29,9 +29,8 @@ export interface ProjectorOptions {
   /** Fallback poll when live and no wake-up arrives (also the idle loop's period). @defaultValue 1000 */
   readonly pollMs?: number;
   /**
-   * Least time between the starts of two live batches: a wake-up that comes sooner waits, so a
-   * burst of appends is applied as one batch. Worth it where the read models share the ledger's
-   * only connection (PGlite), where every transaction makes claims wait. @defaultValue 0
+   * Least time between the starts of two live batches, so a burst of appends is one batch: worth
+   * it where read models share the ledger's only connection (PGlite). @defaultValue 0
    */
   readonly minIntervalMs?: number;
   /** How often an instance tries to take over a read model's lock it does not hold. @defaultValue 1000 */
@@ -75,15 +74,10 @@ interface Slot {
 }
 
 /**
- * Keeps a set of read models up to date in ONE loop: a catch-up subscription over
- * `EventStore.readAll` from the stored checkpoints, then live (woken by the store's append hook,
- * else polling every `pollMs`). Read models at the same checkpoint share one page read of the log
- * and one transaction per batch with their checkpoints ({@link applySharedBatch}); a failed shared
- * batch is retried model by model at once ({@link applyLiveBatch}), so one failing read model does
- * not hold the others back, and the failing one is retried after `retryMs`. An idle wake-up costs
- * one checkpoint read and one page read: no lock, no transaction. An online rebuild in progress
- * is advanced between live batches ({@link rebuildStep}). Each read model has its own lock: only
- * the instance holding it projects it; the loop tries to take the others every `lockPollMs`, so
+ * Keeps a set of read models up to date in one loop: catch-up over `EventStore.readAll` from the
+ * stored checkpoints, then live (woken by appends, else every `pollMs`). Read models at one
+ * checkpoint share a page read and a transaction; a failed shared batch is retried model by model
+ * so one failing read model does not hold the others back. Each read model has its own lock, so
  * one instance takes over when the holder dies. Events are never skipped.
  */
 export class Projector {
@@ -275,9 +269,8 @@ export class Projector {
   }
 
   /**
-   * Applies `events` to the read models of `group` (all at one checkpoint) in one shared
-   * transaction; when that fails, to each alone, so the healthy ones advance and only the failing
-   * ones are marked failed. @returns the slots that applied the batch.
+   * Applies `events` to `group` (one checkpoint) in one transaction, else to each alone so the
+   * healthy ones advance. @returns the slots that applied the batch.
    */
   private async applyLive(group: readonly Slot[], events: readonly RecordedEvent[]): Promise<Slot[]> {
     try {

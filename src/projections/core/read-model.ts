@@ -4,11 +4,7 @@ import type { SqlExecutor, SqlQueryable } from '../../event-store/sql-executor.j
 /** Physical table of each logical table of one read model generation (`logical → physical`). */
 export type TableNames = Readonly<Record<string, string>>;
 
-/**
- * That a batch changed what a feed shows for `tenant`: the projector announces the read model
- * when any batch returns one. The feed's content is read from the read model's rows
- * ({@link ReadModel.readFeed}), not from a log of changes.
- */
+/** That a batch changed what a feed shows for `tenant` (content is read by {@link ReadModel.readFeed}). */
 export interface FeedChange {
   readonly feed: string;
   readonly position: bigint;
@@ -16,11 +12,8 @@ export interface FeedChange {
 }
 
 /**
- * One entry of a live change feed (SSE) as a subscriber receives it: the current state of one
- * row of a read model that changed after the subscriber's position. `position` is the global
- * position of the last event that changed the row (the SSE id), so a client resumes with
- * `Last-Event-ID` = the last position it saw. Several changes of one row after that position
- * arrive as one entry with the latest state (docs/api.md "Subscriptions").
+ * One entry of a live change feed (SSE): the current state of one changed row; `position` is
+ * the global position of its last event, the SSE id (docs/api.md "Subscriptions").
  */
 export interface StoredChange {
   readonly feed: string;
@@ -32,14 +25,10 @@ export interface StoredChange {
 }
 
 /**
- * A read model the projector maintains: its tables (one set per generation, so it can be rebuilt
- * into shadow tables), the feeds it writes changes to, and how a batch of events changes it.
- *
- * Contract of {@link apply}: called inside the transaction that also advances the checkpoint,
- * with events in global order that are all after the checkpoint. It must be deterministic (a
- * function of the events only — never `now()`), so a rebuild from zero equals the incremental
- * result, and idempotent per row (every row keeps the global position of the last event applied
- * to it and ignores events at or before it), so a re-applied event changes nothing.
+ * A read model the projector maintains (tables per generation, so it can be rebuilt into shadow
+ * tables). {@link apply} runs in the checkpoint's transaction on events after the checkpoint, in
+ * global order; it must be deterministic (never `now()`), so a rebuild equals the incremental
+ * result, and idempotent per row (each row keeps the position of its last event).
  */
 export interface ReadModel {
   /** Stable name, `[a-z_]+`; also the checkpoint's and the lock's name. */
@@ -55,10 +44,7 @@ export interface ReadModel {
    * (`add column if not exists`, `create index if not exists` …); run at every install.
    */
   upgradeTables?(names: TableNames): string;
-  /**
-   * The changes of `feed` for `tenant` after position `after`, oldest first, at most `limit`:
-   * the rows of the current tables changed after it, one entry per row (its latest state).
-   */
+  /** The changes of `feed` for `tenant` after `after`, oldest first, at most `limit`, one per row. */
   readFeed(
     sql: SqlQueryable,
     feed: string,

@@ -7,12 +7,8 @@ export interface Column {
 }
 
 /**
- * Inserts or updates `rows` of `table` in ONE statement (`jsonb_to_recordset`), keyed by `key`.
- * Each row object has a property per column (bigints as decimal strings). With `guardColumn`,
- * an existing row is only overwritten by a row whose guard value is greater (e.g.
- * `last_position`), so writing an older version of a row changes nothing. A prepared statement
- * named after the table (parsed and planned once per connection; the text depends only on the
- * table's name and columns, so the name always stands for the same text).
+ * Upserts `rows` of `table` in one prepared statement (`jsonb_to_recordset`), keyed by `key`
+ * (bigints as decimal strings). With `guardColumn`, only a greater guard value overwrites a row.
  */
 export async function upsertRows(
   tx: SqlExecutor,

@@ -30,14 +30,9 @@ import { readableTenant } from './tenant-param.js';
 const CSV_PAGE = 1000;
 
 /**
- * GET /v1/tenants/{tenant}/reconciliation: source operations of a tenant (optionally one action)
- * first seen in `[from, to)`, against their destination outcomes — confirmed with reference,
- * confirmed without, unknown, failed, in progress, abandoned, released, duplicate effects.
- * `format=json` (default): totals, totals per action and a page of operations; `format=csv`:
- * every matching operation as CSV, streamed, with the checkpoint and lag in `X-Ledger-*` headers.
- * This is the outcome report (the console's "Outcome report"), read from the ledger alone; the
- * comparison with a destination's export is the destination reconciliation of src/reconciliation.
- * (The class keeps its name: it is the prefix of the routes' OpenAPI operationIds.)
+ * GET /v1/tenants/{tenant}/reconciliation: the outcome report, read from the ledger alone (JSON
+ * totals and a page, or every operation as streamed CSV). The comparison with a destination's
+ * export is src/reconciliation. The class name is the prefix of the routes' OpenAPI operationIds.
  */
 @ApiTags('read models')
 @Controller('v1/tenants/:tenant/reconciliation')

@@ -8,22 +8,14 @@ import { problem } from '../../common/problem.js';
 import { ProblemException } from '../../common/problem.exception.js';
 import { ProjectionRuntime } from '../projection-runtime.js';
 
-/**
- * A projector's status shows positions in the global log, when the last event of ANY tenant was
- * applied and which host:pid holds the projection: shared facts, so keys bound to one tenant may
- * not read them (403 `forbidden`).
- */
+/** A projector's status shows facts of every tenant: a key bound to one gets 403 `forbidden`. */
 function assertAllTenants(caller: Caller): void {
   if (caller.tenant !== ALL_TENANTS) {
     throw forbidden('projector status spans every tenant: it needs a key for all tenants (*)');
   }
 }
 
-/**
- * Operator commands on the projector: status of every read model (checkpoint, lag, holder,
- * state, generation, rebuild progress, last error) and an online rebuild from zero (shadow
- * tables, swapped in when caught up; the API keeps serving the current tables meanwhile).
- */
+/** Operator commands on the projector (docs/api.md "Projector administration"). */
 @ApiTags('projections')
 @Controller('v1/projections')
 export class ProjectionsAdminController {

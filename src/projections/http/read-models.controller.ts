@@ -21,13 +21,7 @@ import {
 import { assertTimeRange } from './dto/time-filters.js';
 import { readableTenant } from './tenant-param.js';
 
-/**
- * Tenant-scoped read models (status view, review queue, conflict report, duplicate-prevented
- * metrics). Every answer carries `checkpoint` (the global position the read model has applied,
- * a decimal string) and `lag` `{events, seconds, capped}`; lists are paginated with an opaque
- * `cursor` (`nextCursor`, null on the last page) and `limit`. Invalid filters → 400 `validation`
- * naming the field; another tenant → 403 `forbidden-tenant`.
- */
+/** Tenant-scoped read models (docs/api.md "Read models"). */
 @ApiTags('read models')
 @Controller('v1/tenants/:tenant')
 export class ReadModelsController {

@@ -11,9 +11,8 @@ export function encodeStatusCursor(next: StatusCursor | null): string | null {
 }
 
 /**
- * Decodes a status-view cursor. A one-value cursor (`[position]`, what this route answered before
- * newest-first walks remembered where they began) continues in `order`: `asc` after it, `desc`
- * below it — as a walk that began there, so the rows above it come again at the end.
+ * Decodes a status-view cursor; a one-value cursor (`[position]`) continues in `order` as a walk
+ * that began there.
  * @returns undefined when `cursor` is absent.
  * @throws ProblemException 400 `validation` (field `cursor`) when it is malformed.
  */

@@ -23,20 +23,12 @@ export interface LeaseEntry {
   readonly outcome: string | null;
 }
 
-/**
- * What the operations read model keeps per operation: the domain's folded state (without the
- * payload, which stays in the stream), the lease history, when the current final failure
- * happened, the worker's text of the current Unknown report, and how many duplicate claims and
- * payload conflicts its audit stream recorded.
- */
+/** What the operations read model keeps per operation (the folded state without the payload). */
 export interface OperationFold {
   readonly state: OperationState;
   readonly leases: readonly LeaseEntry[];
   readonly failedAt: string | null;
-  /**
-   * While Unknown: the `detail` of the OutcomeUnknown event — the worker's own words for a
-   * reported timeout (e.g. "accounting API: TimeoutError after 1000 ms"), null for an expired lease.
-   */
+  /** While Unknown: the worker's `detail` of OutcomeUnknown (null for an expired lease). */
   readonly unknownDetail: string | null;
   readonly duplicateClaims: number;
   readonly payloadConflicts: number;
@@ -53,10 +45,7 @@ const ENDINGS: Record<string, string> = {
   OutcomeUnknown: 'unknown',
 };
 
-/**
- * True for events of an operation's decision or audit stream (other streams in the store — e.g.
- * action policies — are not about operations and are skipped by the read models).
- */
+/** True for events of an operation's decision or audit stream (not, e.g., action policies). */
 export function isOperationEvent(event: RecordedEvent): boolean {
   const data = event.data as { operationId?: unknown };
   return (
@@ -80,9 +69,8 @@ export function restoreFold(stored: OperationFold): OperationFold {
 }
 
 /**
- * Applies one event to an operation's fold with the domain's own `evolve` (so the read model can
- * never disagree with the decider). Deterministic: uses only the event. Returns null when an
- * audit event arrives for an operation without a fold (nothing to count it against).
+ * Applies one event with the domain's own `evolve`, so the read model never disagrees with the
+ * decider. Null for an audit event of an operation without a fold.
  */
 export function foldEvent(fold: OperationFold | null, event: RecordedEvent): OperationFold | null {
   const data = event.data as { at?: string; attempt?: number } & Record<string, unknown>;

@@ -10,11 +10,7 @@ export const OPERATIONS_FEED = 'operations';
 /** Feed of review-queue changes: each operation whose review entries changed after a position. */
 export const REVIEW_FEED = 'review-queue';
 
-/**
- * The status feed of `tenant` after `after`: every status row whose last change
- * (`last_position`) is after it, oldest change first, at most `limit` — one `operation` entry per
- * row with its current state and the type of the event that last changed it (`event`).
- */
+/** The status feed of `tenant` after `after`: one `operation` entry per changed row, oldest first. */
 export async function readStatusFeed(
   sql: SqlQueryable,
   tenant: string,
@@ -37,11 +33,8 @@ export async function readStatusFeed(
 }
 
 /**
- * The review feed of `tenant` after `after`: every operation whose review entries last changed
- * (`review_position`) after it, oldest change first, at most `limit` — one `review` entry per
- * operation: `change` (`added` when it had no entry before, `removed` when it has none now, else
- * `updated`), its reasons now and before that change, and its entries now (from its fold, as
- * the review queue holds them).
+ * The review feed of `tenant` after `after`: one `review` entry per operation whose entries
+ * changed (`added`, `removed` or `updated`, with its reasons before and now), oldest first.
  */
 export async function readReviewFeed(
   sql: SqlQueryable,

@@ -75,14 +75,10 @@ type WrittenRow = StatusRow & {
 };
 
 /**
- * The operations read model: the status view (`operations`: one row per operation — key parts,
- * state, attempts, last error, last completed step, destination reference, lease, first seen,
- * last change) and the review queue (`review_queue`: one row per operation and reason). The
- * reconciliation report is a query over the status view. Rows keep the domain fold, so each
- * batch loads the touched operations once, folds their events in memory and writes each row once.
- * The feeds are read from the status rows: `last_position`/`last_event` for the status feed,
- * `review_position`/`review_previous` (the last change of the operation's review entries) for the
- * review feed, so a review entry's removal is seen although its row is gone.
+ * The operations read model: the status view (one row per operation) and the review queue (one
+ * row per operation and reason). Rows keep the domain fold, so a batch folds in memory and writes
+ * each row once. The review feed reads `review_position` on the status row, so a removed entry
+ * is seen although its row is gone.
  */
 export class OperationsReadModel implements ReadModel {
   readonly name = 'operations';

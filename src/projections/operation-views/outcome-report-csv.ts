@@ -17,9 +17,8 @@ export const RECONCILIATION_CSV_COLUMNS: readonly (keyof ReconciliationLine)[] =
 ];
 
 /**
- * One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes doubled. A text
- * value a spreadsheet would run as a formula (starting with `=`, `+`, `@`, tab or CR, or `-` not
- * followed by a digit) is prefixed with `'` (OWASP CSV injection); numbers are written as they are.
+ * One CSV field (RFC 4180); text a spreadsheet would run as a formula is prefixed with `'`
+ * (OWASP "CSV Injection").
  */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';

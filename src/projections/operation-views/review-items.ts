@@ -15,15 +15,8 @@ export interface ReviewItem {
 }
 
 /**
- * The review-queue entries an operation's fold calls for, in a fixed order (deterministic):
- * - `unknown_outcome`: state Unknown — with the started-but-unfinished steps (step, provider
- *   idempotency key, start time), the Unknown reason and its true label (`unknownCause`,
- *   derived for events recorded before it existed), the worker's words (`unknownDetail`: the
- *   text of its Unknown report; `lastError`: the error of the last failure it reported, if any)
- *   and the lease history;
- * - `final_failure`: failed and not retryable — with the error and the lease history;
- * - `duplicate_effect`: a second destination reference not yet acknowledged — recorded and extra refs;
- * - `awaiting_approval`: an approval-gated first claim waiting for an operator.
+ * The review-queue entries an operation's fold calls for, in a fixed order: `unknown_outcome`,
+ * `final_failure` (not retryable), `duplicate_effect` (not yet acknowledged), `awaiting_approval`.
  */
 export function reviewItems(fold: OperationFold): ReviewItem[] {
   const s = fold.state;

@@ -28,11 +28,7 @@ export interface ReviewEntry {
 /** Count and oldest entry per reason of a tenant's review queue. */
 export type ReviewSummary = Record<string, { count: number; oldestSince: string | null }>;
 
-/**
- * One page of a tenant's review queue, oldest first (then by operation and reason), with each
- * entry's age and details (started steps and provider idempotency keys, lease history, error,
- * duplicate references).
- */
+/** One page of a tenant's review queue, oldest first, with each entry's age and details. */
 export async function queryReviewQueue(
   sql: SqlQueryable,
   q: ReviewQuery,

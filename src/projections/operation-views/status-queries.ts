@@ -3,10 +3,8 @@ import { iso, SqlFilter } from '../core/sql-values.js';
 import { presentStatusRow, type StatusRow } from './status-row.js';
 
 /**
- * Where a walk of the status view stands (see {@link queryStatus}). `older`: the newest-first leg,
- * rows below `below` that have not changed since the walk began (`asOf`: the tenant's newest row
- * position then). `newer`: rows above `above`, oldest change first — the `asc` order, and the leg
- * of a newest-first walk that returns the rows changed since it began. Positions are decimal text.
+ * Where a walk of the status view stands ({@link queryStatus}): `older`, rows below `below` as of
+ * `asOf`; `newer`, rows above `above`, oldest first. Positions are decimal text.
  */
 export type StatusCursor =
   | { readonly leg: 'older'; readonly below: string; readonly asOf: string }
@@ -50,17 +48,10 @@ export function statusRowFromDb(r: StatusRow): StatusRow {
 }
 
 /**
- * One page of the status view of a tenant, ordered by last change (projection order, newest
- * first by default), filtered by state, action, source, subject prefix and change time.
- *
- * The order key changes while a client pages: a row that changes moves to the newest position.
- * Walking oldest change first (`asc`) that is harmless — the row comes again, later. Walking
- * newest first, it would jump behind the cursor and never be returned; so a newest-first walk
- * remembers the tenant's newest position when it began (`asOf`, read in the first page's
- * statement — the projector only writes positions above its checkpoint, which is at least that),
- * returns the rows at or below it newest first, then the rows above it oldest change first. Every
- * row that matches at the end of a walk is returned at least once; one that changed during the
- * walk may come twice, the later copy being the newer.
+ * One page of a tenant's status view, ordered by last change (newest first by default). A row
+ * that changes moves to the newest position, which would jump behind a newest-first cursor; so
+ * such a walk remembers where it began (`asOf`), returns the rows at or below it, then those
+ * above it oldest first. Every matching row comes at least once; a changed one may come twice.
  */
 export async function queryStatus(sql: SqlQueryable, q: StatusQuery): Promise<StatusPage> {
   const filter = () =>

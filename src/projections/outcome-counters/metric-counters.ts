@@ -1,18 +1,7 @@
 import type { RecordedEvent } from '../../event-store/event-store.port.js';
 import { duplicateCount } from '../../ledger/index.js';
 
-/**
- * The duplicate-prevented counters, as column names of the metrics read model:
- * - `claims`: attempts acquired (OperationClaimed);
- * - `duplicate_claims_prevented`: every claim answered without a new attempt
- *   (DuplicateClaimPrevented) — of which `replays` (a terminal outcome replayed),
- *   `in_progress_refusals` and `awaiting_recovery_refusals`;
- * - `payload_conflicts`: same key, different payload (PayloadConflictDetected);
- * - `unknown_opened`: outcomes that became uncertain (OutcomeUnknown);
- * - `unknown_resolved`: uncertain outcomes settled — operator resolutions, recovery evidence
- *   `found`/`not_found`, and late confirmations accepted as evidence;
- * - `duplicate_effects`: second destination references detected (DuplicateEffectDetected).
- */
+/** The duplicate-prevented counters, as metrics read model columns (moved by {@link countersOf}). */
 export const COUNTERS = [
   'claims',
   'duplicate_claims_prevented',
@@ -40,9 +29,8 @@ const ANSWER_COUNTER: Record<string, CounterName> = {
 };
 
 /**
- * How much one event adds to each of its counters: a coalesced `DuplicateClaimPrevented` counts
- * the duplicates it stands for (its `count`, docs/domain.md "Audit of duplicate claims"), every
- * other event one.
+ * How much one event adds to its counters: a coalesced `DuplicateClaimPrevented` its `count`
+ * (docs/domain.md "Audit of duplicate claims"), any other event one.
  */
 export function weightOf(event: RecordedEvent): number {
   return event.type === 'DuplicateClaimPrevented' ? duplicateCount(event.data as { count?: unknown }) : 1;

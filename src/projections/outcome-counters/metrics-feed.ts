@@ -8,12 +8,8 @@ export const METRICS_FEED = 'metrics';
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
- * The metrics feed of `tenant` after `after`: every hour bucket that counted an event after it,
- * oldest first, at most `limit` — one `metrics` entry per bucket: `{ action, event,
- * incremented, hour, day }` with the hour's and its UTC day's current counters, `event` the type
- * of the last event counted in the hour and `incremented` the counters it moved. An event moves
- * its hour and its day bucket together, so the hour buckets list every change of the day
- * buckets too.
+ * The metrics feed of `tenant` after `after`: one `metrics` entry per hour bucket that counted an
+ * event after it, with its day's counters too (an event moves both together).
  */
 export async function readMetricsFeed(
   sql: SqlQueryable,

@@ -8,11 +8,7 @@ import { METRICS_FEED, readMetricsFeed } from './metrics-feed.js';
 
 export { METRICS_FEED } from './metrics-feed.js';
 
-/**
- * Time buckets of the metrics read model (UTC). Minutes so that a short range (or a fresh
- * install) charts as more than one bar; a ledger upgraded from one without them counts minutes
- * from then on (a metrics rebuild fills the past in).
- */
+/** Time buckets of the metrics read model (UTC); minutes so a short range charts as more than one bar. */
 export type BucketKind = 'minute' | 'hour' | 'day';
 export const BUCKET_KINDS: readonly BucketKind[] = ['minute', 'hour', 'day'];
 
@@ -54,13 +50,9 @@ const keyOf = (tenant: string, action: string, kind: string, start: string) =>
   JSON.stringify([tenant, action, kind, new Date(start).toISOString()]);
 
 /**
- * The duplicate-prevented metrics: counters (see {@link COUNTERS}) per tenant, action and UTC
- * minute, hour and day, bucketed by the event's server time `at`. Each bucket row keeps the position of
- * the last event counted in it; events are applied in global order, so an event at or before it
- * was already counted and is skipped (a re-applied event changes nothing). The feed is read from
- * the hour buckets (each with its day bucket) by that position; a bucket also keeps the type of
- * the last event counted and which counters it moved, for the feed. The API calls it `metrics`
- * (`/v1/tenants/{tenant}/metrics`); the Prometheus exposition is src/observability/prometheus.
+ * The duplicate-prevented metrics ({@link COUNTERS}) per tenant, action and UTC minute, hour and
+ * day of the event's `at`. Each bucket keeps the position of its last event counted, so a
+ * re-applied event is skipped.
  */
 export class MetricsReadModel implements ReadModel {
   readonly name = 'metrics';

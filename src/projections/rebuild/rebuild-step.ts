@@ -9,10 +9,8 @@ import type { ReadModel } from '../core/read-model.js';
 export type RebuildStepResult = 'idle' | 'progressed' | 'swapped';
 
 /**
- * One step of an online rebuild, run by the projector that holds the read model, between its live
- * batches: reads up to `batchSize` events after the shadow checkpoint and applies those at or
- * before the live checkpoint to the shadow tables; once none are left, swaps the shadow tables in
- * (one transaction, and only if the live checkpoint did not move meanwhile).
+ * One step of an online rebuild, between live batches: applies up to `batchSize` events to the
+ * shadow tables, or swaps them in once caught up with the live checkpoint.
  */
 export async function rebuildStep(
   readAll: ReadAll,

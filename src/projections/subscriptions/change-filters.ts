@@ -10,9 +10,8 @@ export interface ChangeFilter {
 }
 
 /**
- * A predicate over feed changes from a subscriber's filters: `action`, `source`, `subjectPrefix`
- * on the change's key; `state` on the state the operation moved into; `reason` on the review
- * reasons an entry has after or had before the change (so a subscriber sees entries leave too).
+ * A predicate over feed changes from a subscriber's filters; `reason` matches the reasons before
+ * or after the change, so a subscriber sees entries leave too.
  */
 export function changeFilter(f: ChangeFilter): (change: StoredChange) => boolean {
   return (change) => {

@@ -7,10 +7,8 @@ interface Watched {
 }
 
 /**
- * Ends subscriptions whose API key was revoked (a subscription outlives the request that
- * authenticated it). One look-up per key and interval, however many subscriptions hold the key —
- * so thousands of open subscriptions do not turn into thousands of key reads. A look-up that fails
- * (store unavailable) changes nothing; the next interval asks again.
+ * Ends subscriptions whose API key was revoked: one look-up per key and interval, however many
+ * subscriptions hold it; a failed look-up changes nothing.
  */
 export class KeyRevocationWatch {
   private readonly keys = new Map<string, Watched>();

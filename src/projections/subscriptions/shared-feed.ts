@@ -9,26 +9,17 @@ export type FeedRead = (after: bigint, limit: number) => Promise<StoredChange[]>
 const PAGE = 200;
 
 /**
- * Writes per second one feed's fan-out aims to stay under by default (LEDGER_SSE_FAN_OUT_WRITES_PER_S):
- * with N subscribers, reads start at least N / this seconds apart (changes in between arrive
- * together, coalesced per row as the feed always does), so thousands of subscribers delay their
- * changes a little instead of turning every projector batch into thousands of socket writes.
+ * Writes per second one feed's fan-out aims to stay under by default
+ * (LEDGER_SSE_FAN_OUT_WRITES_PER_S; reads start at least N subscribers /
+ * this seconds apart), so thousands of subscribers delay their changes a little instead.
  */
 export const FAN_OUT_WRITES_PER_S = 4_000;
 
 /**
- * One feed of one tenant (a read model's feed), read once for all its subscribers in this
- * process: a shared cursor (`head`) reads the changes after it when woken (a projector batch
- * committed, or the fallback poll) and hands each page to every *joined* subscriber — one read
- * per page whatever the number of subscribers; the bytes of a page are built once per filter.
- *
- * A subscriber behind the cursor (it resumed from an older Last-Event-ID, or its client was too
- * slow and its buffer passed its bound) *catches up* on its own reads from its position until it
- * reaches the cursor, then joins. A subscriber at or past the cursor joins at once and skips the
- * changes at or before its position. This keeps each subscriber's stream exactly what its own
- * reads would give (docs/api.md "Subscriptions"): every row changed after its position, in
- * position order, none twice — the feed's rows are committed with the checkpoint in position
- * order, so a read from a position sees every change after it.
+ * One tenant's feed, read once per page for all its subscribers in this process by a shared
+ * cursor (`head`). A subscriber behind the cursor (an old Last-Event-ID, or a slow client) catches
+ * up on its own reads, then joins; so each stream is what its own reads would give
+ * (docs/api.md "Subscriptions"). A page's bytes are built once per filter.
  */
 export class SharedFeed {
   private head: bigint;
@@ -146,11 +137,8 @@ export class SharedFeed {
   }
 
   /**
-   * Reads for one subscriber from its own position until it reaches the cursor, then joins it.
-   * It may also join behind the cursor after a read that returned all it had (a short page)
-   * while the cursor stood still: that read saw every row after its position, and rows up to
-   * the cursor cannot appear later (new changes commit after the checkpoint). The cursor starts
-   * at a checkpoint, which need not be a position of this feed's rows.
+   * Reads for one subscriber until it reaches the cursor, then joins it; a short page while the
+   * cursor stood still also joins (rows up to the cursor cannot appear later).
    */
   private async catchUp(s: FeedSubscriber): Promise<void> {
     this.catching.add(s);

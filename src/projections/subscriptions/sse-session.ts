@@ -36,13 +36,9 @@ export interface SseSessionOptions {
 const MAX_BUFFERED_BYTES = 256 * 1024;
 
 /**
- * One Server-Sent Events subscription to a feed (text/event-stream, WHATWG HTML §9.2): every
- * change of the tenant after the start position, oldest first, as `id: <global position>`,
- * `event: <type>`, `data: <JSON>`. A client that reconnects with `Last-Event-ID` gets every row
- * changed after that id — none missed, none twice unless it changed again — in its latest state:
- * the feed is read from the read model's rows, which carry the position of their last change and
- * are committed with the checkpoint in position order (docs/api.md "Subscriptions"). The reads are
- * made by the feed's {@link SharedFeed}, which hands this session its bytes ({@link write}).
+ * One Server-Sent Events subscription to a feed (WHATWG HTML §9.2): each changed row after the
+ * start position, `id` = its global position, so a reconnect with `Last-Event-ID` misses none
+ * (docs/api.md "Subscriptions"). Its bytes come from the feed's {@link SharedFeed}.
  */
 export class SseSession implements FeedSubscriber {
   private position: bigint;
@@ -148,11 +144,7 @@ export class SseSession implements FeedSubscriber {
     });
   }
 
-  /**
-   * Ends the subscription. Idempotent. With `final`, that event (without an id, so a client
-   * resuming with Last-Event-ID is not moved) is the last thing the stream carries: e.g.
-   * `shutdown` when the server stops, so a client knows to reconnect rather than seeing a reset.
-   */
+  /** Ends the subscription (idempotent), with `final` (no id, e.g. `shutdown`) as the last event. */
   close(final?: { readonly event: string; readonly data: unknown }): void {
     if (this.ended) return;
     this.ended = true;

@@ -28,13 +28,8 @@ import { SseSession } from './sse-session.js';
 import { subscriptionRefusalProblem } from './subscriptions-http-answer.js';
 
 /**
- * Live subscriptions (Server-Sent Events) to read-model changes of one tenant. Each event's id
- * is the global position of the change (the checkpoint); reconnect with `Last-Event-ID` (or
- * `?lastEventId=`) to receive every row changed after it, in its latest state. A new subscriber first gets `ready`
- * with the current checkpoint as its id; a resume from before pruned history gets `reset`.
- * Open subscriptions per API key are capped (429 `rate-limited`), and so are those of the process
- * (503 `too-many-subscriptions`); each re-checks its key every
- * `sseKeyRecheckMs` (one look-up per key, not per subscription) and ends once the key is revoked.
+ * Live subscriptions (Server-Sent Events) to read-model changes of one tenant (docs/api.md
+ * "Subscriptions"), capped per key (429) and per process (503), ended once the key is revoked.
  */
 @ApiTags('subscriptions')
 @Controller('v1/tenants/:tenant')

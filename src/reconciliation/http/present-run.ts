@@ -1,11 +1,7 @@
 import type { ReconciliationRunDto } from './run-answers.dto.js';
 import type { ReconciliationRun } from '../run.js';
 
-/**
- * A run as the API shows it: scope and options, status, phase and progress, row counts, the
- * status view checkpoint its snapshot reflects, the totals (only once `completed`), the error
- * (`failed`), who started it (the key's name) and links to its items.
- */
+/** A run as the API shows it (docs/reconciliation.md "The report"); totals only once `completed`. */
 export function presentRun(run: ReconciliationRun): ReconciliationRunDto {
   const base = `/v1/tenants/${encodeURIComponent(run.tenant)}/reconciliations/${run.id}`;
   return {

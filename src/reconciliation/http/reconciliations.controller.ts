@@ -12,9 +12,8 @@ import { CreateReconciliationQueryDto, SourceUploadQueryDto } from './reconcilia
 import { runIdPipe } from './run-id.pipe.js';
 
 /**
- * Starting reconciliations against a destination export (docs/reconciliation.md). The body is
- * streamed (CSV or NDJSON, optionally gzip), never buffered whole; the answer is 202 with the
- * run, whose comparison then runs in the background. Both routes need the operator role.
+ * Starting reconciliations against a destination export (docs/reconciliation.md): the body is
+ * streamed, never buffered whole; 202 with the run. Role `operator`.
  */
 @ApiTags('reconciliation')
 @Controller('v1/tenants/:tenant/reconciliations')

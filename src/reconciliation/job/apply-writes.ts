@@ -18,11 +18,7 @@ function keyOf(ctx: PhaseContext, item: Work): OperationKey {
   };
 }
 
-/**
- * Compare phase: for each matched record of a confirmed operation, reads the claim's payload from
- * the stream and compares the configured fields; differing items become `fields_differ` with
- * the fields listed (`detail.differences`, after a reference difference found earlier).
- */
+/** Compare phase: matched records whose configured fields differ from the payload become `fields_differ`. */
 export async function compareFields(ctx: PhaseContext): Promise<void> {
   const { run, sql } = ctx;
   for (const category of ['matched', 'fields_differ'] as const) {
@@ -47,12 +43,10 @@ export async function compareFields(ctx: PhaseContext): Promise<void> {
 }
 
 /**
- * Apply phase. First (only with `apply=evidence`) each record found for an Unknown operation is
- * submitted as `found` evidence with the record id as destination reference, the matched fields
- * and the run id; then every extra record of an operation is reported as a duplicate effect —
- * after the evidence, so an Unknown operation confirmed by it gets its second records recorded
- * too. Each item's outcome is stored as soon as its write is done; after a restart, the items
- * still pending are decided again, which records nothing twice (both decisions are idempotent).
+ * Apply phase: with `apply=evidence`, records found for Unknown operations are submitted as
+ * `found` evidence; then extra records are reported as duplicate effects (after the evidence, so
+ * a newly confirmed operation gets them too). Both decisions are idempotent, so a restart
+ * records nothing twice.
  */
 export async function applyWrites(ctx: PhaseContext): Promise<void> {
   const { run, sql } = ctx;

@@ -11,10 +11,8 @@ export const MIN_CHUNK_LINES = 10;
 const WRITE_AMPLIFICATION = 16;
 
 /**
- * Lines per phase statement for a run whose uploads spilled `stored`, so that one chunk's writes
- * stay well inside `headroomBytes` (the free space checked before each chunk,
- * LEDGER_RECONCILIATION_DISK_HEADROOM_MIB): the headroom over {@link WRITE_AMPLIFICATION} times
- * the average spilled row, between {@link MIN_CHUNK_LINES} and {@link MAX_CHUNK_LINES}.
+ * Lines per phase statement, so one chunk's writes stay well inside `headroomBytes` (the free
+ * space checked before each chunk), between {@link MIN_CHUNK_LINES} and {@link MAX_CHUNK_LINES}.
  */
 export function chunkLines(stored: Stored, headroomBytes: number): number {
   const rowBytes = stored.rows > 0 ? Math.max(1, stored.bytes / stored.rows) : 1;

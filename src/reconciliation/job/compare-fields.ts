@@ -29,10 +29,8 @@ function asText(v: JsonValue | undefined): string | null {
 }
 
 /**
- * The compared fields whose destination text differs from the payload's value at their pointer
- * (texts compared exactly; an empty cell equals a missing or null value). Numbers are compared as
- * their JSON text, so `120.00` at the destination differs from `120` in the payload: send such
- * fields as strings, as the payload's fingerprint does.
+ * The compared fields whose destination text differs from the payload's value at their pointer,
+ * compared exactly as text (`120.00` differs from `120`); an empty cell equals missing or null.
  */
 export function fieldDifferences(
   payload: JsonValue | null,

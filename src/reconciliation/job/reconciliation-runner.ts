@@ -29,9 +29,8 @@ const HEARTBEAT_MS = 5000;
 /** Wait after the store was unreachable, ms. */
 const BACKOFF_MS = 2000;
 /**
- * Longest one statement of a run's phases may take, ms (LEDGER_RECONCILIATION_STATEMENT_TIMEOUT_MS,
- * default 10 min): they are set-based over all of a run's rows, far past the store timeout that
- * bounds the claim path (a million-row categorize takes tens of seconds on a busy machine).
+ * Longest one statement of a run's phases may take, ms (LEDGER_RECONCILIATION_STATEMENT_TIMEOUT_MS):
+ * they are set-based over all of a run's rows, far past the claim path's store timeout.
  */
 const PHASE_STATEMENT_TIMEOUT_MS =
   Number(process.env['LEDGER_RECONCILIATION_STATEMENT_TIMEOUT_MS'] ?? 600_000) || 600_000;
@@ -46,10 +45,8 @@ class StoppingError extends Error {}
 
 /**
  * Runs reconciliations in the background, one at a time per instance (docs/reconciliation.md
- * "How it runs"). Any instance may take a queued run; a run whose holder stopped heartbeating for
- * 30 s (a crash, a restart) is taken over and resumed at its recorded phase; uploads cut off by a
- * restart are failed with a message saying so. An unreachable store leaves the run to be resumed;
- * any other error fails it with the message (never a half report shown complete).
+ * "How it runs"). An unreachable store leaves the run to be resumed; any other error fails it
+ * with the message (never a half report shown complete).
  */
 @Injectable()
 export class ReconciliationRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -111,11 +108,7 @@ export class ReconciliationRunner implements OnApplicationBootstrap, BeforeAppli
     }
   }
 
-  /**
-   * Until the operations read model has no lag in events (polled every 100 ms, at most
-   * {@link STATUS_VIEW_WAIT_MS}); a projector that is down does not hold the run for longer, and
-   * the run's checkpoint then shows what the snapshot saw.
-   */
+  /** Until the operations read model has no lag, at most {@link STATUS_VIEW_WAIT_MS}. */
   private async awaitStatusView(): Promise<void> {
     const deadline = Date.now() + STATUS_VIEW_WAIT_MS;
     while (Date.now() < deadline && !this.stopping) {
@@ -135,10 +128,8 @@ export class ReconciliationRunner implements OnApplicationBootstrap, BeforeAppli
   }
 
   /**
-   * One round of removing finished runs' spilled rows (sql/remove-rows.ts). A delete chunk writes
-   * little, so it needs less room than a phase chunk ({@link SWEEP_HEADROOM_BYTES} above a
-   * restart's need): the sweep still runs after a run was stopped for want of space.
-   * @returns whether there may be more to remove.
+   * One round of removing finished runs' rows; it needs less room than a phase chunk, so it still
+   * runs after a run was stopped for want of space. @returns whether there may be more to remove.
    */
   private async sweep(): Promise<boolean> {
     const headroom = Math.min(this.headroomBytes, SWEEP_HEADROOM_BYTES);

@@ -13,12 +13,8 @@ import { chunkLines } from './chunk-lines.js';
 import { LeaseLostError, type PhaseContext } from './phase-context.js';
 
 /**
- * Runs a held run's phases from the one it recorded (a resumed run starts that phase again; each
- * phase is idempotent) to completion: snapshot → match → categorize → compare → apply → totals.
- * Match and categorize work in chunks of lines sized by the run's rows (chunk-lines.ts); every
- * chunk starts with a progress write, which checks free space first (phase-context.ts). The
- * report is marked `completed` only after the last phase, in one statement with its totals, so a
- * run is never shown complete with a half report.
+ * Runs a held run's idempotent phases from the one it recorded to completion (docs/reconciliation.md
+ * "How it runs"); `completed` is set with the totals in one statement, never on a half report.
  * @throws LeaseLostError when another instance took the run over; DiskFloorError when the
  *   volume has too little room for the next chunk; store errors as they come.
  */
@@ -71,11 +67,7 @@ export async function runPhases(ctx: PhaseContext): Promise<void> {
   }
 }
 
-/**
- * The categorize phase, always from its start (it first removes an earlier try's items):
- * destination lines, the snapshot's operations without a record, then source lines, each chunk
- * after a progress write (done/total counted in lines).
- */
+/** The categorize phase, always from its start, in chunks of lines. */
 async function categorizeInChunks(ctx: PhaseContext, chunk: number): Promise<void> {
   const { run, sql } = ctx;
   const now = ctx.clock.now();

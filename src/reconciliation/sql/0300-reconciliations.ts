@@ -1,21 +1,10 @@
 import type { Migration } from '../../event-store/sql/migration.js';
 
 /**
- * Reconciliation runs and their spill tables (docs/reconciliation.md). Uploaded rows are written
- * here as they stream in, and the comparison is a sequence of set-based statements over them, so
- * memory stays bounded whatever the file's size.
- *
- * - `ledger_reconciliations`: one row per run — its scope and options, who started it (the key,
- *   so the background job acts with the same rights after a restart), status and phase, progress,
- *   totals once complete, and the instance running it (`holder`, `heartbeat_at`: a lease).
- * - `ledger_recon_destination_rows`: the destination export, one row per record (`line` = its
- *   1-based position in the file), with the operation it matched (`operation_id`, null: orphan).
- * - `ledger_recon_source_rows`: the source intents, turned into operation ids.
- * - `ledger_recon_operations`: the run's snapshot of the status view (tenant and action; whether
- *   first seen in the run's window), taken once so every category is counted on one state.
- * - `ledger_recon_keys`: the snapshot's match references (operation id, provider idempotency key
- *   of each step, or subject) → operation.
- * - `ledger_recon_items`: the report, one item per finding, numbered `seq` per run.
+ * Reconciliation runs and their spill tables (docs/reconciliation.md "How it runs"): uploads are
+ * spilled as they stream in and compared by set-based statements, so memory stays bounded.
+ * `ledger_recon_operations` is the run's snapshot of the status view, so every category is
+ * counted on one state.
  */
 export const reconciliationsMigration: Migration = {
   version: 300,

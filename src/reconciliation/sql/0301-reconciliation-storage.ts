@@ -1,16 +1,9 @@
 import type { Migration } from '../../event-store/sql/migration.js';
 
 /**
- * What bounds a reconciliation's disk use (docs/reconciliation.md "Storage bounds"):
- *
- * - `ledger_reconciliations.stored_rows` / `stored_bytes`: the rows a run's uploads spilled and
- *   their bytes (the JSON text written), counted against the tenant's bounds while the rows are
- *   kept; `rows_removed_at`: when the sweep removed them (a finished run keeps only its items).
- * - `ledger_recon_first_rows`: per matched operation, the destination line that counts as its
- *   record (the one with the confirmed reference, else the first); every other line of the
- *   operation is a duplicate effect. Computed once, so items are written in chunks of lines.
- * - `ledger_recon_discarded`: uploads refused as a whole, whose spilled rows the sweep removes in
- *   chunks (a refusal answers at once instead of deleting millions of rows in the request).
+ * What bounds a reconciliation's disk use (docs/reconciliation.md "Storage bounds"): spilled rows
+ * and bytes per run, each matched operation's first row (so items are written in chunks), and
+ * discarded uploads the sweep removes in chunks rather than in the request.
  */
 export const reconciliationStorageMigration: Migration = {
   version: 301,

@@ -3,19 +3,16 @@ import { STATUS_VIEW } from '../../projections/status-view.js';
 import type { ReconciliationRun } from '../run.js';
 
 /**
- * The categorize phase's statements (docs/reconciliation.md "How it runs"), written so that no
- * statement's writes grow with the upload: items are inserted per chunk of lines, and free space
- * is checked between chunks (job/run-phases.ts). Items keep the order of one set-based pass:
- * destination lines, then the snapshot's operations without a record, then source intents.
+ * The categorize phase's statements (docs/reconciliation.md "How it runs"): items are inserted per
+ * chunk of lines, so no statement's writes grow with the upload.
  */
 
 /** Age of operation `o` at the epoch-ms parameter `$n`, ms. */
 const age = (n: number) => `($${n}::bigint - (extract(epoch from o.first_seen) * 1000)::bigint)`;
 
 /**
- * Starts (or starts again) the phase: removes the items and first rows of an earlier try, then
- * records each matched operation's first row — the line with the confirmed reference, else the
- * lowest (one row per operation: bounded by the snapshot, not by the upload).
+ * Starts (or restarts) the phase: records each matched operation's first row, the line with the
+ * confirmed reference, else the lowest.
  */
 export async function startCategorize(sql: SqlQueryable, run: ReconciliationRun): Promise<void> {
   await sql.query('delete from ledger_recon_items where recon_id = $1', [run.id]);
@@ -32,10 +29,8 @@ export async function startCategorize(sql: SqlQueryable, run: ReconciliationRun)
 }
 
 /**
- * Items of the destination lines in `(after, upTo]`: matched, fields_differ on the reference,
- * duplicate_effect for every line but the operation's first row, unknown_found,
- * unconfirmed_found, orphan. Items that need more work are marked: `compare` (payload fields),
- * `pending` (a ledger write).
+ * Items of the destination lines in `(after, upTo]` (docs/reconciliation.md "Categories"); those
+ * needing more work are marked `compare` (payload fields) or `pending` (a ledger write).
  */
 export async function categorizeLines(
   sql: SqlQueryable,

@@ -3,10 +3,8 @@ import { STATUS_VIEW, statusViewCheckpoint } from '../../projections/status-view
 import type { MatchMode, ReconciliationRun } from '../run.js';
 
 /**
- * The set-based statements of a run's phases (docs/reconciliation.md "How it runs"). Each one can
- * run again after an interruption with the same result: it first deletes what an earlier try of
- * the same phase wrote. They read the status view ({@link STATUS_VIEW}, the operations read
- * model) only while taking the snapshot.
+ * The set-based statements of a run's phases (docs/reconciliation.md "How it runs"), each
+ * rerunnable (it first deletes what an earlier try wrote); only the snapshot reads the status view.
  */
 
 const WINDOW = `(($4::timestamptz is null or o.first_seen >= $4::timestamptz)

@@ -4,11 +4,7 @@ import type { SqlExecutor } from '../../event-store/sql-executor.js';
 import { reconciliationsMigration } from './0300-reconciliations.js';
 import { reconciliationStorageMigration } from './0301-reconciliation-storage.js';
 
-/**
- * Migrations of the reconciliation module, in apply order. They share `ledger_schema_migrations`
- * with the event store (1–99), projections (100–199) and auth (200–299); reconciliation owns
- * versions 300–399.
- */
+/** Migrations of the reconciliation module, in apply order (versions 300–399). */
 export const RECONCILIATION_MIGRATIONS: readonly Migration[] = [
   reconciliationsMigration,
   reconciliationStorageMigration,

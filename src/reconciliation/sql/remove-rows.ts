@@ -21,10 +21,8 @@ interface Target {
 }
 
 /**
- * The next run whose spilled rows are to go: an upload refused as a whole (discarded), else a
- * run finished at least a lease ago (an instance wrongly presumed dead may still be working on
- * it) whose rows are still kept. A completed run keeps its items (the report); a failed one
- * shows no report, so its items go too.
+ * The next run whose spilled rows are to go: a discarded upload, else a run finished at least a
+ * lease ago (a holder wrongly presumed dead may still work on it); a failed run's items go too.
  */
 async function nextTarget(sql: SqlExecutor): Promise<Target | null> {
   const discarded = await sql.query<{ id: string }>(
@@ -53,12 +51,8 @@ async function deleteChunk(sql: SqlExecutor, table: string, id: string): Promise
 }
 
 /**
- * One round of the sweep (docs/reconciliation.md "Storage bounds"): removes the spilled rows of
- * one finished or discarded run, {@link REMOVE_CHUNK} rows per statement, calling `mayGoOn`
- * before each (false: the volume is short of room, the round ends and a later one goes on).
- * When the run has nothing left it is marked (`rows_removed_at`; a discarded one is forgotten);
- * with `vacuum` (the embedded store, which has no autovacuum) the tables are vacuumed so the
- * freed pages are reused by later uploads.
+ * One round of the sweep (docs/reconciliation.md "Storage bounds"): removes one run's spilled
+ * rows in chunks while `mayGoOn`; `vacuum` for the embedded store, which has no autovacuum.
  * @returns whether a run was finished off this round.
  * @throws store errors as they come.
  */

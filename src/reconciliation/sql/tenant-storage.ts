@@ -7,9 +7,8 @@ const SPILL_LOCK_CLASS = 1381253964;
 /** What a tenant's runs keep in the spill tables, counted against its bounds. */
 export const tenantStorage = {
   /**
-   * Takes the tenant's spill lock until the transaction `tx` ends, so that counting what its runs
-   * keep, writing a batch and adding it happen as one step: concurrent uploads of one tenant (on
-   * any instance) cannot each see room for their batch and together go past the bound.
+   * Takes the tenant's spill lock until `tx` ends, so concurrent uploads cannot each see room
+   * for their batch and together go past the bound.
    */
   async lock(tx: SqlQueryable, tenant: string): Promise<void> {
     await tx.query(`select pg_advisory_xact_lock(${SPILL_LOCK_CLASS}, hashtext($1))`, [tenant]);

@@ -16,11 +16,8 @@ export function formatOf(path: string): InputFormat {
 }
 
 /**
- * The records of `path`, streamed with bounded memory (the consumer's pace pulls lines):
- * NDJSON — one JSON object per line, blank lines skipped; CSV (RFC 4180, parsed by csv-parse) —
- * the first line names the columns, values are strings. A line that cannot be read (bad JSON,
- * not an object, a CSV row with the wrong number of fields) is yielded with its `error`; the rest
- * of the file is still read.
+ * The records of `path` (NDJSON, or CSV with a header line), streamed with bounded memory; a line
+ * that cannot be read is yielded with its `error` and the rest is still read.
  */
 export async function* readRecords(
   path: string,

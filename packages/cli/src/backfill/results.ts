@@ -57,9 +57,8 @@ const exists = (path: string) =>
   );
 
 /**
- * The results file, written as it goes (one write per chunk, honouring back-pressure): NDJSON,
- * or CSV with a header line when the path ends in `.csv`. Created new (`wx`): an earlier run's
- * file is moved aside first ({@link keepEarlierResults}), never overwritten.
+ * The results file (NDJSON, or CSV for `.csv`), written as it goes; created new, an earlier
+ * run's file moved aside first ({@link keepEarlierResults}).
  */
 export class ResultsFile {
   private readonly out: WriteStream;

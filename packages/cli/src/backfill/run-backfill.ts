@@ -63,14 +63,9 @@ interface LineSink {
 }
 
 /**
- * Records a batch of operations that already happened: every line's key is claimed through
- * `POST /v1/claims/batch` (chunks of ≤ 500) and each acquired claim confirmed at once (with the
- * line's reference), so later runs of the automation replay instead of repeating. Streams the
- * input (memory bounded by one chunk). Safe to re-run: finished lines answer `replayed`; a line
- * an interrupted run claimed but did not confirm is `in-progress` under this `workerId`, and is
- * confirmed with the fencing token the ledger reports (so no line is claimed twice) — provided the
- * re-run comes within `leaseMs`. Lines with the same key within one chunk are deferred to the next
- * chunk, where the ledger answers them as replays or conflicts.
+ * Records operations that already happened (docs/operating.md "Backfill"): each line claimed in
+ * batches and confirmed at once, so later runs of the automation replay. Safe to re-run within
+ * `leaseMs`: an interrupted line is confirmed with the fencing token the ledger reports.
  * @throws LedgerUnavailableError when a batch cannot be sent (the results so far are written).
  */
 export async function runBackfill(

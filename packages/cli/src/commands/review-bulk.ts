@@ -9,10 +9,8 @@ import { reviewEntries, type ReviewSelection } from './review-entries.js';
 const NEXT_STATE = { not_found: 'released', abandoned: 'abandoned' } as const;
 
 /**
- * `review … --resolve not_found|abandoned --reason "…"`: selects the unknown outcomes, shows them
- * (`--dry-run` stops there), asks for confirmation unless `--yes`, then resolves them one at a
- * time with a progress bar, printing each result. An operation settled by someone else meanwhile
- * is refused by the ledger (409 `not-unknown`) and reported, never forced.
+ * `review … --resolve not_found|abandoned`: shows the selection, asks unless `--yes`, resolves one
+ * at a time; one settled meanwhile is refused by the ledger and reported, never forced.
  * @returns 0 when every resolution was recorded; 1 when any was refused.
  * @throws RefusedError when not confirmed; UsageError when `--yes` is missing and nobody can answer.
  */

@@ -2,11 +2,8 @@ import type { Feed } from '@operation-ledger/client';
 import type { CommandContext } from '../context.js';
 
 /**
- * Tails a tenant feed (SSE) until `count` change events, Ctrl-C, or the stream gives up: human
- * output is one line per change (`time  id  columns…`), `--json` one event per line
- * `{ id, event, data }`. The client resumes a dropped connection with `Last-Event-ID`, so no change
- * is missed or repeated; `after` resumes from an id printed by an earlier run. `ready` and
- * keep-alives are not printed (in human output `ready` becomes a note on stderr).
+ * Tails a tenant feed (SSE) until `count` changes, Ctrl-C, or the stream gives up; `after`
+ * resumes from an id an earlier run printed.
  */
 export async function watchFeed(
   ctx: CommandContext,

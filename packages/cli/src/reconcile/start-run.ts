@@ -23,14 +23,11 @@ export interface StartPlan {
 }
 
 /**
- * Uploads the destination export (`POST …/reconciliations`, streamed from the file), then the
- * source intents (`PUT …/{id}/source`) when given, and — with `wait` — polls the run until it is
- * completed or failed. A progress bar on a stderr terminal shows the bytes uploaded, then the
- * run's phase and its rows done.
+ * Uploads the destination export, then the source intents when given, and with `wait` polls the
+ * run until it is completed or failed.
  * @returns the last answer about the run.
- * @throws LedgerRequestError for a refusal of either upload (nothing is kept of a refused
- *   upload), LedgerUnavailableError, the signal's reason on Ctrl-C (after a note naming the run,
- *   which goes on in the ledger).
+ * @throws LedgerRequestError for a refusal of either upload, LedgerUnavailableError, the signal's
+ *   reason on Ctrl-C (the run goes on in the ledger).
  */
 export async function startReconciliationRun(
   ctx: CommandContext,

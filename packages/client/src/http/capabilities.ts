@@ -3,10 +3,7 @@ import type { Transport } from './transport.js';
 
 /**
  * The optional features a ledger may list in `GET /health`'s `capabilities` (docs/api.md
- * "Health, metrics and OpenAPI"): `claim-start-step` (a claim's `startStep`), `confirm-complete-step` (a confirm's
- * `completeStep`), `claim-request-id` (a claim's `claimRequestId`), `claims-batch`
- * (`POST /v1/claims/batch`), `step-not-performed` (`POST …/steps/{step}/not-performed`).
- * Any other string is accepted too: a newer ledger may list features this SDK does not know.
+ * "Health, metrics and OpenAPI"); any other string too, from a newer ledger.
  */
 export type LedgerFeature =
   | 'claim-start-step'
@@ -17,13 +14,10 @@ export type LedgerFeature =
   | (string & {});
 
 /**
- * What the ledger says it supports, asked once per client (the EventStoreDB client's
- * `supports(…)` idea, https://developers.eventstore.com/clients/grpc/): one `GET /health`, one
- * attempt, on first use. The answer is kept for the client's life when the ledger answered
- * (200, or a 4xx); when it could not (unreachable, 5xx) the next call asks again.
- * A ledger whose answer has no `capabilities` field predates the list: {@link features} is then
- * `null`, {@link supports} is false for every feature, and the worker learns the shortcuts from
- * the ledger's 400 answers as it always did.
+ * What the ledger says it supports, asked once per client on first use (one `GET /health`), as
+ * the EventStoreDB client's `supports(…)`; asked again only when the ledger could not answer.
+ * Without a `capabilities` field, {@link features} is `null` and the worker learns the shortcuts
+ * from 400 answers.
  */
 export class Capabilities {
   private known: Promise<ReadonlySet<string> | null> | null = null;

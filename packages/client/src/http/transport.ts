@@ -204,10 +204,8 @@ function withQuery(path: string, query: RequestOptions['query']): string {
 }
 
 /**
- * Network failures and client timeouts (fetch rejects with TypeError / TimeoutError /
- * AbortError; undici with an error carrying a system or `UND_ERR_…` `code`, e.g. ECONNRESET). Judged by name and shape,
- * not `instanceof Error`: the error may come from another realm (a VM context, jest's test
- * environment), whose `TypeError` is not this realm's.
+ * Network failures and client timeouts (fetch's TypeError / TimeoutError / AbortError, undici's
+ * `code`), judged by name and shape: the error may come from another realm.
  */
 export function isTransient(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;

@@ -26,12 +26,9 @@ function dispatcher(): Dispatcher {
 }
 
 /**
- * The default {@link Sender} on Node: undici's `Dispatcher.request`
- * (https://undici.nodejs.org/#/docs/api/Dispatcher?id=dispatcherrequestoptions-callback), the
- * client Node's own `fetch` is built on, without the WHATWG Request/Response/stream layers that
- * cost `fetch` several times the CPU per request. Same wire, same errors as the transport maps
- * them: network errors carry their system `code`, an abort rejects with the signal's reason. Like
- * `fetch`, it sends through the global dispatcher when one is set (proxies, mocks).
+ * The default {@link Sender} on Node: undici's `Dispatcher.request`, without the WHATWG layers
+ * that cost `fetch` several times the CPU per request (docs/decisions.md "The SDK sends on
+ * undici's `Dispatcher.request` on Node, `fetch` elsewhere"); through the global dispatcher.
  * @param baseUrl the ledger's root, possibly with a path prefix (no trailing slash)
  */
 export function defaultSender(baseUrl: string): Sender {

@@ -29,18 +29,10 @@ interface Waiting {
 }
 
 /**
- * Opportunistic batching of one process's claims (Nagle's algorithm, RFC 896, applied to
- * requests): a claim made while no claim request is in flight leaves at once, alone — nothing is
- * added to its latency; claims made while one is in flight wait for it and then leave together
- * as one `POST /v1/claims/batch` (at most {@link MAX_BATCH_CLAIMS}; one alone goes to
- * `/v1/claims`). The ledger decides each item exactly as a single claim (docs/api.md "Claims"),
- * and each caller gets its own answer or typed error. A slot the ledger could not decide (503:
- * store unavailable, contention) is sent again alone, with the transport's retries; a batch the
- * ledger refuses as a whole (4xx) sends its items alone, so each gets a single claim's answer; a
- * batch that finds the ledger unreachable after the retries rejects each of its claims so. A
- * ledger known not to list `claims-batch` in its capabilities gets the waiting claims alone, at once. An
- * aborted claim rejects with its signal's reason at once (a claim already sent may still be
- * recorded, as with a single claim: its lease then expires).
+ * Opportunistic batching of one process's claims (Nagle's algorithm, RFC 896): a claim leaves at
+ * once when none is in flight; claims made meanwhile leave together as one batch (docs/api.md
+ * "Claims"), each caller getting its own answer. A slot or batch the ledger could not take is
+ * sent again alone.
  */
 export class ClaimBatcher {
   private busy = false;

@@ -10,14 +10,10 @@ export class LeasePresumedLostError extends Error {
 }
 
 /**
- * Renews a lease while a job runs (`POST …/lease/renew` every `leaseMs / 3`), one renewal at a
- * time. A refused renewal (`stale-token`, `not-in-progress`: someone else took over) aborts
- * through `onLost` with the {@link LeaseLostError}. The lease is presumed lost once `leaseMs` has
- * passed since the last renewal that succeeded — or since the claim was sent (`heldSince`, local
- * epoch ms, taken before the claim request: never later than the ledger's own start of the
- * lease) — whatever is still in flight: `onLost` then gets a {@link LeasePresumedLostError}, and
- * the renewal in flight is aborted (each renewal, transport retries included, is bounded by that
- * deadline). A renewal's new deadline counts from when it was sent, for the same reason.
+ * Renews a lease while a job runs (every `leaseMs / 3`). A refused renewal calls `onLost` with a
+ * {@link LeaseLostError}; `leaseMs` without a successful renewal since it (or the claim) was sent
+ * calls it with a {@link LeasePresumedLostError} (counted from sending, so never after the
+ * ledger's own deadline).
  */
 export class LeaseKeeper {
   private timer: NodeJS.Timeout | null = null;

@@ -29,14 +29,9 @@ export type ItemReport<T> =
   | { readonly index: number; readonly item: T; readonly ok: false; readonly error: unknown };
 
 /**
- * Backfills: claims the items through `POST /v1/claims/batch` only as fast as jobs can start —
- * each batch holds at most as many claims as there are free slots (`concurrency` minus the jobs
- * running, and at most `chunkSize`), so no acquired lease waits in a queue while it runs out —
- * runs the job of every acquired item at once (its lease renewed, counted from the batch's
- * sending), and reports per item in input order. Replays are reported without running; items
- * answered `in-progress` go through `runOnce` (which waits when `waitIfInProgress` is set);
- * other refusals are the item's error. A batch the ledger could not take (unreachable after the
- * retries, or cancelled) is the error of each of its items; later items are still tried.
+ * Backfills: claims items in batches only as fast as jobs can start (no acquired lease waits in a
+ * queue), runs each acquired item's job, and reports per item in input order; `in-progress`
+ * items go through `runOnce`.
  */
 export async function runMany<T>(
   api: WorkerApi,

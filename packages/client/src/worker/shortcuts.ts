@@ -1,9 +1,6 @@
 /**
- * Which round-trip shortcuts the ledger accepts: a claim naming `startStep` (answered with
- * `startedStep`) and a confirm carrying `completeStep`. Set from the ledger's `capabilities`
- * list (`GET /health`, see `Capabilities`) when it has one; `undefined` = not known yet — a
- * ledger without the list refuses an unknown field with 400 naming it, and the SDK then falls
- * back to the separate requests for the rest of the client's life.
+ * Which round-trip shortcuts the ledger accepts (`startStep`, `completeStep`), from its
+ * `capabilities` or learnt from a 400 naming the field; `undefined` = not known yet.
  */
 export class Shortcuts {
   claimStartStep: boolean | undefined;

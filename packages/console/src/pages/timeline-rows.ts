@@ -39,10 +39,8 @@ const countOf = (e: HistoryEvent): number =>
 const groupKey = (e: HistoryEvent) => `${e.type}/${typeof e.data.answer === 'string' ? e.data.answer : ''}`;
 
 /**
- * The rows of a merged history (commit order) for `view`: `full` — every event; `decisions` —
- * decision-stream events only; `compact` — decisions, and each kind of audit event once at the
- * place of its first occurrence with its count and first/last times (like Temporal's compact
- * history). Pure.
+ * The rows of a merged history for `view`: `full`, `decisions` only, or `compact` (each kind of
+ * audit event once, at its first place, with its count and times). Pure.
  */
 export function timelineRows(
   events: readonly HistoryEvent[],

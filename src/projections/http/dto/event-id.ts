@@ -8,9 +8,7 @@ export const EVENT_ID_MESSAGE = 'must be an event id (a decimal position) sent b
 
 /**
  * Whether `text` is an event id a feed sends: a global position `0..2^63-1` in plain decimal, or
- * `-1`, the checkpoint before the first event (the id of `ready` on a feed with no events yet,
- * which an EventSource sends back on reconnect). Other negatives, leading zeros, signs and
- * fractions are refused.
+ * `-1` (the id of `ready` on a feed with no events yet).
  */
 export function isEventId(text: string): boolean {
   if (text === '-1') return true;

@@ -5,9 +5,8 @@ import { validationProblem } from '../../../common/validation.js';
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 
 /**
- * Whether `value` names one instant: an RFC 3339 date-time with a zone, e.g.
- * `2026-03-01T00:00:00Z`. A bare date or a time without a zone is refused: it would be read in
- * the server's time zone, a guess (docs/api.md "Read models").
+ * Whether `value` is an RFC 3339 date-time with a zone; without one it would be a guess
+ * (docs/api.md "Read models").
  */
 export function isInstant(value: unknown): boolean {
   return (
