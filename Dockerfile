@@ -18,7 +18,7 @@ COPY packages ./packages
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # Runtime stage: compiled JavaScript (the server bundle, dist/server, and the modules it leaves out),
-# the protocol package's build (the unbundled admin commands, dist/src/cli, import it), the
+# the protocol package's build (the unbundled admin commands, dist/src/admin-cli, import it), the
 # console's build (served at /console), the fresh cluster new data directories start from, and
 # production dependencies only, as an unprivileged user. Data (PGlite's cluster, the first admin
 # key) lives in the /data volume.

@@ -22,7 +22,8 @@ export const DEMO_USAGE = `Usage: npm run demo -- [options]
   --conflicts <n>     deliberately conflicting deliveries (default ${DEFAULT_DEMO_OPTIONS.conflicts})
   --timeout-ms <n>    worker's timeout for the ticket system (default ${DEFAULT_DEMO_OPTIONS.ticketTimeoutMs})
   --lease-ms <n>      lease asked for with each claim, >= 1000 (default ${DEFAULT_DEMO_OPTIONS.leaseMs})
-  --ledger-url <url>  use a running ledger instead of starting one (also LEDGER_URL)
+  --ledger-url <url>  use a running ledger instead of starting one (also LEDGER_URL); its API key
+                      in LEDGER_TOKEN (tenant *, roles worker, operator, auditor)
   --keep-open         keep both servers running after the summary, until Ctrl-C
   --help              this text`;
 

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONFIG, type LedgerConfig } from '../src/config/ledger-config.js';
 import { createLedgerApp } from '../src/create-ledger-app.js';
 import { createAppApiKey } from '../src/auth/create-app-api-key.js';
+import { externalLedger } from './external-ledger.js';
 import { RECOVERY_ACTOR } from './recovery.js';
 
 /**
@@ -34,7 +35,7 @@ export interface StartLedgerOptions {
  */
 export async function startLedger(options: StartLedgerOptions = {}): Promise<RunningLedger> {
   const external = options.externalUrl ?? process.env.LEDGER_URL;
-  if (external) return { url: external.replace(/\/+$/, ''), close: async () => {} };
+  if (external) return externalLedger(external, process.env);
 
   const config: LedgerConfig = {
     ...DEFAULT_CONFIG,

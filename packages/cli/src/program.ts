@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { LedgerRequestError } from '@operation-ledger/client';
+import { LedgerRequestError, LedgerUnavailableError } from '@operation-ledger/client';
 import { Command, CommanderError, Option } from 'commander';
 import { kitFor, type RunState } from './command-kit.js';
 import { registerActions } from './commands/actions.js';
@@ -82,7 +82,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     io.stderr.write(`ledger: ${describeError(err)}\n`);
-    if (state.tokenMissing && err instanceof LedgerRequestError && err.status === 401)
+    // Without any key, a 401 — or nothing answering, at the default URL most often — means the
+    // CLI was never signed in: say how, not only what failed.
+    const signInFirst =
+      (err instanceof LedgerRequestError && err.status === 401) || err instanceof LedgerUnavailableError;
+    if (state.tokenMissing && signInFirst)
       io.stderr.write(
         'ledger: no API key was given: sign in once with `ledger login --url URL --token olk_…`, or set LEDGER_TOKEN\n',
       );

@@ -129,9 +129,15 @@ export function registerOps(program: Command, kit: Kit): void {
 /** The status document as a field table, then its steps. */
 export function printStatus(ctx: CommandContext, s: OperationStatus): void {
   const lease = s.lease
-    ? `${s.lease.workerId ?? '-'} attempt ${s.lease.attempt}, until ${s.lease.expiresAt}${s.lease.expired ? ' (expired)' : ''}`
+    ? `${s.lease.workerId ? `${s.lease.workerId} ` : ''}attempt ${s.lease.attempt}, until ${s.lease.expiresAt}${s.lease.expired ? ' (expired)' : ''}`
     : null;
-  const asOf = s.asOf as { revision?: number; time?: string } | undefined;
+  // The ledger answers `{ revision, time }` with the one not asked for null.
+  const asOf = s.asOf as { revision?: number | string | null; time?: string | null } | undefined;
+  const asOfText = asOf
+    ? [asOf.revision != null ? `revision ${asOf.revision}` : null, asOf.time ?? null]
+        .filter((part) => part !== null)
+        .join(', ')
+    : null;
   ctx.print(
     fields([
       ['operation', s.operationId],
@@ -155,7 +161,7 @@ export function printStatus(ctx: CommandContext, s: OperationStatus): void {
       ['created', s.createdAt as string],
       ['updated', s.updatedAt as string],
       ['revision', s.revision],
-      ...(asOf ? ([['as of', `revision ${asOf.revision}, ${asOf.time}`]] as [string, string][]) : []),
+      ...(asOfText ? ([['as of', asOfText]] as [string, string][]) : []),
     ]),
   );
   if (s.steps.length === 0) return;

@@ -60,11 +60,16 @@ export function formatAge(ms: number | null | undefined): string {
   return parts.join(' ');
 }
 
-/** The canonical-looking `tenant/source/action/subject@revision` of a key, for people (not encoded). */
+/**
+ * The canonical-looking `tenant/source/action/subject@revision` of a key, for people: parts as
+ * they are but for `%` and `/`, percent-encoded so that the text, pasted into a command, names the
+ * same operation (`parseOperationRef` percent-decodes each part).
+ */
 export function keyText(key: unknown): string {
   if (!key || typeof key !== 'object') return '-';
   const k = key as Record<string, unknown>;
-  return `${k.tenant}/${k.source}/${k.action}/${k.subject}@${k.revision ?? 1}`;
+  const part = (v: unknown) => String(v).replace(/%/g, '%25').replace(/\//g, '%2F');
+  return `${part(k.tenant)}/${part(k.source)}/${part(k.action)}/${part(k.subject)}@${k.revision ?? 1}`;
 }
 
 /** A compact JSON rendering of a value for a table cell (strings as they are). */
