@@ -117,6 +117,21 @@ describe('the round-trip shortcuts follow the capabilities', () => {
     expect(fake.trail).toEqual([]);
   });
 
+  it('goes on without the capabilities after capabilitiesWaitMs when /health hangs, and later runs do not wait for that ask', async () => {
+    const fake = refusing(new FakeLedger().on('GET /health', () => new Promise<Response>(() => undefined)));
+    const ledger = client(fake, { capabilitiesWaitMs: 1_000, timeoutMs: 60_000 });
+    // The first run waits 1 s for /health, well inside its 5 s deadline, then claims.
+    const first = await ledger.runOnce(key, {}, oneStep, { signal: AbortSignal.timeout(5_000) });
+    expect(first.status).toBe('executed');
+    // The second run's deadline is shorter than the wait: it passes only if it does not wait again.
+    const second = await ledger.runOnce({ ...key, subject: 'order:2' }, {}, oneStep, {
+      signal: AbortSignal.timeout(500),
+    });
+    expect(second.status).toBe('executed');
+    expect(fake.sent('/health')).toHaveLength(1);
+    expect(fake.sent('/v1/claims')).toHaveLength(2);
+  });
+
   it('refuses a bad key before asking anything', async () => {
     const fake = new FakeLedger();
     await expect(client(fake).runOnce({ ...key, subject: '' }, {}, oneStep)).rejects.toThrow();

@@ -29,6 +29,13 @@ export interface LedgerClientOptions extends TransportOptions {
    * is in flight leaves at once (see `ClaimBatcher`). @defaultValue false
    */
   readonly batchClaims?: boolean;
+  /**
+   * How long a run waits, in ms, for the ledger's first `/health` answer (its capabilities)
+   * before it goes on without them, learning the shortcuts from 400 answers as with a ledger
+   * that lists none; the ask goes on and later runs use its answer. A run waits for one ask at
+   * most once: while it still hangs, the next runs do not wait. @defaultValue 2000
+   */
+  readonly capabilitiesWaitMs?: number;
 }
 
 /** Options of {@link LedgerClient.makeRunOnce}. */
@@ -79,7 +86,7 @@ export class LedgerClient {
     this.policies = new PoliciesApi(this.transport);
     this.projections = new ProjectionsApi(this.transport);
     this.reconciliation = new ReconciliationApi(this.transport);
-    this.capabilities = new Capabilities(this.transport);
+    this.capabilities = new Capabilities(this.transport, options.capabilitiesWaitMs);
     this.worker = new WorkerApi(this.transport, {
       batchClaims: options.batchClaims,
       batchAccepted: () => this.capabilities.listedNow('claims-batch'),
@@ -157,21 +164,13 @@ export class LedgerClient {
   }
 
   /**
-   * The shortcut support, updated from the ledger's capabilities once they are known. Waiting
-   * for them ends with the run's `signal` (a caller's deadline bounds the whole run).
+   * The shortcut support, updated from the ledger's capabilities once they are known
+   * ({@link Capabilities.forRun}: a bounded wait, which the run's `signal` ends sooner).
    * @throws the signal's reason when it aborts first.
    */
   private async learntShortcuts(signal: AbortSignal | undefined): Promise<Shortcuts> {
     signal?.throwIfAborted();
-    const asked = this.capabilities.features();
-    const features = signal
-      ? await new Promise<ReadonlySet<string> | null>((resolve, reject) => {
-          const onAbort = () => reject(signal.reason);
-          signal.addEventListener('abort', onAbort, { once: true });
-          asked.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-        })
-      : await asked;
-    this.shortcuts.learn(features);
+    this.shortcuts.learn(await this.capabilities.forRun(signal));
     return this.shortcuts;
   }
 }

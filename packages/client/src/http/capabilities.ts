@@ -13,6 +13,9 @@ export type LedgerFeature =
   | 'step-not-performed'
   | (string & {});
 
+/** How long a worker run waits for the ledger's capabilities by default (ms). */
+export const DEFAULT_CAPABILITIES_WAIT_MS = 2_000;
+
 /**
  * What the ledger says it supports, asked once per client on first use (one `GET /health`), as
  * the EventStoreDB client's `supports(…)`; asked again only when the ledger could not answer.
@@ -22,8 +25,14 @@ export type LedgerFeature =
 export class Capabilities {
   private known: Promise<ReadonlySet<string> | null> | null = null;
   private listed: ReadonlySet<string> | null = null;
+  /** The ask a run already stopped waiting for: later runs go on without waiting for it. */
+  private waitedOut: Promise<ReadonlySet<string> | null> | null = null;
 
-  constructor(private readonly transport: Transport) {}
+  /** @param waitMs how long {@link forRun} waits for an unanswered ask (ms). */
+  constructor(
+    private readonly transport: Transport,
+    private readonly waitMs = DEFAULT_CAPABILITIES_WAIT_MS,
+  ) {}
 
   /** The features the ledger lists, or null when it lists none or could not be asked. */
   features(): Promise<ReadonlySet<string> | null> {
@@ -37,6 +46,37 @@ export class Capabilities {
    */
   listedNow(feature: LedgerFeature): boolean | undefined {
     return this.listed ? this.listed.has(feature) : undefined;
+  }
+
+  /**
+   * The features for a worker run: the list once known; else waits for the ask at most `waitMs`
+   * (once per ask: a hanging `/health` delays one run, not every run) and answers `null` (learn
+   * from 400s) when it does not come in time. `signal` ends the wait sooner.
+   * @throws the signal's reason when it aborts first.
+   */
+  async forRun(signal: AbortSignal | undefined): Promise<ReadonlySet<string> | null> {
+    if (this.listed) return this.listed;
+    const asked = this.features();
+    if (asked === this.waitedOut) return null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const gaveUp = Symbol('gave up');
+    try {
+      const answer = await Promise.race([
+        asked,
+        new Promise<typeof gaveUp>((resolve) => (timer = setTimeout(() => resolve(gaveUp), this.waitMs))),
+        new Promise<never>((_, reject) => {
+          onAbort = () => reject(signal!.reason);
+          signal?.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+      if (answer !== gaveUp) return answer;
+      this.waitedOut = asked;
+      return null;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** True when the ledger lists `feature` in its `/health` answer. */
