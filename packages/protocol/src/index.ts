@@ -3,6 +3,7 @@
  * key's rules and canonical form, the operationId rule, problem codes and the wire types. Plain
  * TypeScript with no dependency and no platform module, so it runs in Node and in browsers alike.
  */
+export { BoundedLru } from './bounded-lru.js';
 export { canonicalKey } from './canonical-key.js';
 export {
   KEY_TEXT_PARTS,
