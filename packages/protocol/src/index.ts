@@ -5,6 +5,7 @@
  */
 export { BoundedLru } from './bounded-lru.js';
 export { canonicalKey } from './canonical-key.js';
+export { LEDGER_CAPABILITIES, type LedgerCapability } from './capabilities.js';
 export {
   KEY_TEXT_PARTS,
   MAX_KEY_PART_BYTES,
@@ -33,3 +34,4 @@ export {
 export { RECONCILIATION_CATEGORIES } from './wire/reconciliation.js';
 export type * from './wire/reconciliation.js';
 export type * from './wire/read-models.js';
+export type * from './wire/read-model-lists.js';

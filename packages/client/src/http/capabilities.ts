@@ -1,20 +1,13 @@
+import type { LedgerCapability } from '@operation-ledger/protocol';
 import { LedgerRequestError } from '../errors.js';
 import type { Transport } from './transport.js';
 
 /**
- * The optional features a ledger may list in `GET /health`'s `capabilities` (docs/api.md
- * "Health, metrics and OpenAPI"): `claim-start-step` (a claim's `startStep`), `confirm-complete-step` (a confirm's
- * `completeStep`), `claim-request-id` (a claim's `claimRequestId`), `claims-batch`
- * (`POST /v1/claims/batch`), `step-not-performed` (`POST …/steps/{step}/not-performed`).
- * Any other string is accepted too: a newer ledger may list features this SDK does not know.
+ * A feature a ledger may list in `GET /health`'s `capabilities` (the protocol's
+ * `LEDGER_CAPABILITIES`). Any other string is accepted too: a newer ledger may list features
+ * this SDK does not know.
  */
-export type LedgerFeature =
-  | 'claim-start-step'
-  | 'confirm-complete-step'
-  | 'claim-request-id'
-  | 'claims-batch'
-  | 'step-not-performed'
-  | (string & {});
+export type LedgerFeature = LedgerCapability | (string & {});
 
 /**
  * What the ledger says it supports, asked once per client (the EventStoreDB client's

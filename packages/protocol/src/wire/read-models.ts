@@ -1,6 +1,7 @@
 import type { OperationKey } from '../operation-key.js';
 import type { Json } from './json.js';
 import type { OperationState } from './operation-state.js';
+import type { UnknownOutcome } from './read-model-lists.js';
 
 /** One step of an operation's status document. */
 export interface StepStatus {
@@ -32,13 +33,7 @@ export interface OperationStatus {
   readonly steps: readonly StepStatus[];
   readonly destinationRef: string | null;
   /** While unknown: its true label (`cause`), the worker's own text (`detail`), when and which attempt. */
-  readonly unknown?: {
-    readonly reason: string;
-    readonly cause: 'reported_by_worker' | 'reported_timeout' | 'lease_expired_after_step';
-    readonly detail: string | null;
-    readonly at: string;
-    readonly attempt: number;
-  } | null;
+  readonly unknown?: UnknownOutcome | null;
   /** The payload of the claim (what was intended); its fingerprint is `fingerprint`. */
   readonly payload?: Json | null;
   readonly revision: number;
