@@ -1,14 +1,13 @@
+import type { OperationStatus } from '@operation-ledger/protocol';
 import { useState } from 'preact/hooks';
 import { post, seg } from '../api.js';
 import { ProblemView } from '../components/problem-view.js';
 
 /** The status document fields the actions depend on. */
-export interface ActionableStatus {
-  readonly operationId: string;
-  readonly state: string;
-  readonly retryable?: boolean;
-  readonly duplicateEffects: readonly { ref: string; acknowledged?: boolean }[];
-}
+export type ActionableStatus = Pick<
+  OperationStatus,
+  'operationId' | 'state' | 'retryable' | 'duplicateEffects'
+>;
 
 type ActionId = 'resolve' | 'evidence' | 'approve' | 'reject' | 'replay' | 'acknowledge';
 

@@ -1,20 +1,6 @@
 import type { OperationKey } from '../operation-key.js';
 import type { OperationState, ReviewReason } from './operation-state.js';
-
-/** The true label of why an operation's outcome is unknown. */
-export type UnknownCause = 'reported_by_worker' | 'reported_timeout' | 'lease_expired_after_step';
-
-/**
- * While an operation's outcome is unknown: the reason, its true label (`cause`), the worker's own
- * text (`detail`), when and in which attempt.
- */
-export interface UnknownOutcome {
-  readonly reason: string;
-  readonly cause: UnknownCause;
-  readonly detail: string | null;
-  readonly at: string;
-  readonly attempt: number;
-}
+import type { OperatorResolution, ReportedError, UnknownCause, UnknownOutcome } from './read-models.js';
 
 /** One page of a list route: items, the next cursor (null on the last page), and freshness. */
 export interface Page<T> {
@@ -47,7 +33,7 @@ export interface OperationRow {
   readonly retryable: boolean | null;
   readonly attempt: number;
   readonly fingerprint: string | null;
-  readonly lastError: { readonly code: string; readonly message: string } | null;
+  readonly lastError: ReportedError | null;
   readonly lastCompletedStep: string | null;
   readonly destinationRef: string | null;
   /** Second effects at the destination, and how many of them nobody acknowledged yet. */
@@ -58,13 +44,7 @@ export interface OperationRow {
   readonly lease: { readonly workerId: string | null; readonly expiresAt: string | null } | null;
   /** While unknown: the reason, its true label (`cause`), the worker's own text (`detail`). */
   readonly unknown: UnknownOutcome | null;
-  /** An operator's resolution of an unknown outcome: which, who, why and when. */
-  readonly resolution: {
-    readonly resolution: string;
-    readonly actor: string;
-    readonly reason: string;
-    readonly at: string;
-  } | null;
+  readonly resolution: OperatorResolution | null;
   readonly firstSeen: string;
   readonly lastChange: string;
   /** Global position of the last event applied to the row (decimal string). */
