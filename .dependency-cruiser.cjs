@@ -158,6 +158,28 @@ module.exports = {
       },
     },
     {
+      name: 'cli-uses-sdk-and-protocol',
+      comment:
+        'packages/cli (the operator CLI) talks to the ledger through the SDK and the protocol only: nothing of the server, the console, tests or benches',
+      severity: 'error',
+      from: { path: '^packages/cli/src' },
+      to: { path: '^(src|test|bench|demo|packages/console)/' },
+    },
+    {
+      name: 'console-runs-in-browsers',
+      comment:
+        'packages/console (the web console) is bundled for browsers: it imports itself, the protocol and its UI libraries, no node: module, nothing of the server and not the Node SDK',
+      severity: 'error',
+      from: { path: '^packages/console/src' },
+      to: {
+        pathNot: [
+          '^packages/console/src',
+          '^packages/protocol/src',
+          '^node_modules/(preact|uplot|@tanstack/table-core|eventsource-parser)/',
+        ],
+      },
+    },
+    {
       name: 'src-uses-packages-by-name',
       comment:
         'src imports nothing from packages/ by path, only by package name (`@operation-ledger/protocol`, `@operation-ledger/client` if ever)',

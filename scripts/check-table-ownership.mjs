@@ -1,6 +1,8 @@
 // Table ownership (docs/decisions.md "Rooms own their tables"): each room names only its own tables.
-// The read models' tables and views (`ledger_rm_…`) belong to src/projections, the event tables
-// (`ledger_events…`) to src/event-store. Other rooms reach them through what those rooms export —
+// The read models' tables and views (`ledger_rm_…`) and their checkpoints (`ledger_projections`)
+// belong to src/projections, the event tables (`ledger_events…`, `ledger_streams`) to
+// src/event-store, the destination reconciliation's (`ledger_reconciliations`, `ledger_recon_…`)
+// to src/reconciliation, `ledger_api_keys` to src/auth (docs/architecture.md "Who owns which table"). Other rooms reach them through what those rooms export —
 // functions and named relations — so the coupling shows in the import graph that
 // dependency-cruiser checks. A table name in another room's string or comment is a coupling no
 // import shows; this check (run by `npm run lint`) fails on it and names the file and line.
@@ -12,7 +14,11 @@ import { fileURLToPath } from 'node:url';
 /** Table-name prefix → the only folder under src/ allowed to write it. */
 export const OWNERS = [
   { pattern: /\bledger_rm_/, owner: 'src/projections/' },
+  { pattern: /\bledger_projections\b/, owner: 'src/projections/' },
   { pattern: /\bledger_events/, owner: 'src/event-store/' },
+  { pattern: /\bledger_streams\b/, owner: 'src/event-store/' },
+  { pattern: /\bledger_recon(_|ciliations\b)/, owner: 'src/reconciliation/' },
+  { pattern: /\bledger_api_keys\b/, owner: 'src/auth/' },
 ];
 
 /** Every `.ts` file under `dir`, as `/`-separated paths relative to `root`. */
@@ -56,5 +62,5 @@ if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url))
     );
     process.exit(1);
   }
-  console.log('table ownership: every ledger_rm_… and ledger_events… name is in its own room');
+  console.log('table ownership: every table name is in its own room');
 }

@@ -8,7 +8,7 @@ import type { LedgerConfig } from '../config/ledger-config.js';
 import { type EventStore, StorageUnavailableError } from '../event-store/event-store.port.js';
 import { EVENT_STORE } from '../event-store/event-store.token.js';
 import type { SqlExecutor } from '../event-store/sql-executor.js';
-import { LEDGER_CAPABILITIES } from './capabilities.js';
+import { LEDGER_CAPABILITIES } from '@operation-ledger/protocol';
 import { restartWarning } from './restart-warning.js';
 import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 

@@ -2,7 +2,7 @@
 // reserve, but reopening the data directory needs room for crash recovery on top of it
 // (docs/production.md "Disk space"). Below that, readiness stays 200 (the replica serves) with
 // status `degraded` and the reason, so a deploy does not turn into a crash loop unannounced.
-import { LEDGER_CAPABILITIES } from '../../src/health/capabilities.js';
+import { LEDGER_CAPABILITIES } from '@operation-ledger/protocol';
 import { HealthController } from '../../src/health/health.controller.js';
 import { LedgerMetrics } from '../../src/observability/prometheus/ledger-metrics.js';
 import { registerStorageGauges } from '../../src/observability/prometheus/storage-collectors.js';

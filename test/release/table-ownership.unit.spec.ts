@@ -1,6 +1,7 @@
-// Table ownership (scripts/check-table-ownership.mjs, run by `npm run lint`): the read models'
-// tables are named only under src/projections, the event tables only under src/event-store, so
-// every other room reaches them through an import that dependency-cruiser checks.
+// Table ownership (scripts/check-table-ownership.mjs, run by `npm run lint`): each table is named
+// only in the room that owns it (the read models' tables and checkpoints under src/projections, the
+// event tables under src/event-store, …), so every other room reaches it through an import that
+// dependency-cruiser checks.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -40,6 +41,35 @@ it('names each line of another room that names a table it does not own', () => {
       ]),
     );
     expect(found).toHaveLength(3);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+it('knows the owner of the stream, checkpoint, reconciliation and API-key tables too', () => {
+  const root = tree({
+    'src/event-store/sql/q.ts': 'select * from ledger_streams',
+    'src/projections/core/q.ts': 'select position from ledger_projections',
+    'src/reconciliation/sql/q.ts': 'select * from ledger_reconciliations join ledger_recon_items using (id)',
+    'src/auth/sql/q.ts': 'select * from ledger_api_keys',
+    'src/jobs/a.ts': 'select 1 from ledger_streams',
+    'src/health/b.ts': 'select 1 from ledger_projections',
+    'src/projections/c.ts': 'select 1 from ledger_recon_items',
+    'src/jobs/d.ts': 'select 1 from ledger_reconciliations',
+    'src/admin-cli/e.ts': 'delete from ledger_api_keys',
+    'src/observability/f.ts': "gauge('ledger_projection_lag_seconds')",
+  });
+  try {
+    const found = (violations(root) as Violation[])
+      .map(({ file, owner }) => ({ file, owner }))
+      .sort((a, b) => a.file.localeCompare(b.file));
+    expect(found).toEqual([
+      { file: 'src/admin-cli/e.ts', owner: 'src/auth/' },
+      { file: 'src/health/b.ts', owner: 'src/projections/' },
+      { file: 'src/jobs/a.ts', owner: 'src/event-store/' },
+      { file: 'src/jobs/d.ts', owner: 'src/reconciliation/' },
+      { file: 'src/projections/c.ts', owner: 'src/reconciliation/' },
+    ]);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -17,8 +17,8 @@ export {
 export { DEFAULT_RETRY, type RetryOptions } from './http/retry-policy.js';
 export { opPath, paginate, tenantPath, type Page, type PageOptions } from './http/routes.js';
 export { Capabilities, type LedgerFeature } from './http/capabilities.js';
-export { OperationsApi, type AsOf, type OperationFilter, type OperationRow } from './http/operations-api.js';
-export { ReportsApi, type RangeFilter, type ReviewFilter, type ReviewItem } from './http/reports-api.js';
+export { OperationsApi, type AsOf, type OperationFilter } from './http/operations-api.js';
+export { ReportsApi, type RangeFilter, type ReviewFilter } from './http/reports-api.js';
 export { OperatorApi, type Evidence, type Resolution } from './http/operator-api.js';
 export { PoliciesApi, type PolicyChange } from './http/policies-api.js';
 export { ProjectionsApi } from './http/projections-api.js';

@@ -12,11 +12,15 @@ export type {
   HistoryEvent,
   Json,
   OperationHistory,
+  OperationRow,
   OperationState,
   OperationStatus,
   ReplayedClaim,
   ReplayedOutcome,
+  ReviewItem,
+  ReviewReason,
   StepStatus,
+  UnknownCause,
   WorkerAnswer,
 } from '@operation-ledger/protocol';
 

@@ -1,11 +1,6 @@
-/** A key `{tenant, source, action, subject, revision}` as one readable line. */
-export interface KeyParts {
-  readonly tenant: string;
-  readonly source: string;
-  readonly action: string;
-  readonly subject: string;
-  readonly revision: number;
-}
+import type { OperationKey } from '@operation-ledger/protocol';
+/** A key `{tenant, source, action, subject, revision}`, as the protocol types it. */
+export type KeyParts = OperationKey;
 
 /** `source · action · subject@revision` (the tenant is the page's). */
 export const keyText = (k: KeyParts) => `${k.source} · ${k.action} · ${k.subject}@${k.revision}`;

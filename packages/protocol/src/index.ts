@@ -3,7 +3,9 @@
  * key's rules and canonical form, the operationId rule, problem codes and the wire types. Plain
  * TypeScript with no dependency and no platform module, so it runs in Node and in browsers alike.
  */
+export { BoundedLru } from './bounded-lru.js';
 export { canonicalKey } from './canonical-key.js';
+export { LEDGER_CAPABILITIES, type LedgerCapability } from './capabilities.js';
 export {
   KEY_TEXT_PARTS,
   MAX_KEY_PART_BYTES,
@@ -32,3 +34,4 @@ export {
 export { RECONCILIATION_CATEGORIES } from './wire/reconciliation.js';
 export type * from './wire/reconciliation.js';
 export type * from './wire/read-models.js';
+export type * from './wire/read-model-lists.js';

@@ -1,3 +1,4 @@
+import { BoundedLru } from '@operation-ledger/protocol';
 import type { RecordedEvent } from '../event-store.port.js';
 
 /** A stream as this process last saw it whole. */
@@ -26,22 +27,15 @@ export interface KnownStream {
  * `maxBytes / 16` is not held at all.
  */
 export class KnownStreams {
-  private readonly streams = new Map<string, KnownStream>();
-  private bytes = 0;
+  readonly #streams: BoundedLru<KnownStream>;
 
-  constructor(
-    private readonly capacity: number,
-    private readonly maxBytes: number,
-  ) {}
+  constructor(capacity: number, maxBytes: number) {
+    this.#streams = new BoundedLru(capacity, maxBytes, maxBytes / 16);
+  }
 
   /** The stream as held, marking it recently used; undefined when not held. */
   get(streamName: string): KnownStream | undefined {
-    const known = this.streams.get(streamName);
-    if (known) {
-      this.streams.delete(streamName);
-      this.streams.set(streamName, known);
-    }
-    return known;
+    return this.#streams.get(streamName);
   }
 
   /**
@@ -51,13 +45,7 @@ export class KnownStreams {
   remember(streamName: string, revision: bigint, first: bigint | null, events: RecordedEvent[]): KnownStream {
     const bytes = heapBytesOf(events);
     const known: KnownStream = { revision, first, events: deepFreeze(events), bytes };
-    this.forget(streamName);
-    if (bytes > this.maxBytes / 16) return known;
-    this.streams.set(streamName, known);
-    this.bytes += bytes;
-    while (this.streams.size > this.capacity || this.bytes > this.maxBytes) {
-      this.forget(this.streams.keys().next().value!);
-    }
+    this.#streams.set(streamName, known, bytes);
     return known;
   }
 
@@ -67,7 +55,7 @@ export class KnownStreams {
    * revision was stale and is dropped. Nothing is held for a stream not held before.
    */
   extend(streamName: string, expected: bigint, events: RecordedEvent[]): void {
-    const known = this.streams.get(streamName);
+    const known = this.#streams.peek(streamName);
     if (!known) return;
     if (known.revision !== expected || events.length === 0) return this.forget(streamName);
     this.remember(streamName, expected + BigInt(events.length), known.first, [...known.events, ...events]);
@@ -75,16 +63,12 @@ export class KnownStreams {
 
   /** Drops the stream (e.g. after this process truncated it). */
   forget(streamName: string): void {
-    const known = this.streams.get(streamName);
-    if (known) {
-      this.streams.delete(streamName);
-      this.bytes -= known.bytes;
-    }
+    this.#streams.delete(streamName);
   }
 
   /** Streams and approximate bytes held now. */
   get size(): { readonly streams: number; readonly bytes: number } {
-    return { streams: this.streams.size, bytes: this.bytes };
+    return { streams: this.#streams.size, bytes: this.#streams.bytes };
   }
 }
 

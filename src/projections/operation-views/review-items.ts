@@ -1,10 +1,11 @@
+import type { ReviewReason } from '@operation-ledger/protocol';
 import { unknownCauseOf } from '../../ledger/index.js';
 import type { OperationFold } from './operation-fold.js';
 
 const EPOCH = new Date(0).toISOString();
 
 /** Why an operation waits for a human. */
-export type ReviewReason = 'unknown_outcome' | 'final_failure' | 'duplicate_effect' | 'awaiting_approval';
+export type { ReviewReason };
 
 /** One entry of the review queue (one per operation and reason). Times ISO 8601 UTC. */
 export interface ReviewItem {

@@ -1,28 +1,15 @@
+import type { ReviewItem, ReviewQueueFilter, ReviewReason } from '@operation-ledger/protocol';
 import type { SqlQueryable } from '../../event-store/sql-executor.js';
 import { iso, SqlFilter } from '../core/sql-values.js';
 
 /** Filters and page of the review queue. */
-export interface ReviewQuery {
+export interface ReviewQuery extends ReviewQueueFilter {
   readonly tenant: string;
-  readonly reason?: string;
-  readonly action?: string;
   readonly limit: number;
   /** `[since ISO, operationId, reason]` of the last entry of the previous page. */
   readonly after?: readonly string[];
   /** The server clock, epoch ms (ages are `now − since`). */
   readonly now: number;
-}
-
-/** One review-queue entry as the API shows it. */
-export interface ReviewEntry {
-  readonly operationId: string;
-  readonly key: { tenant: string; source: string; action: string; subject: string; revision: number };
-  readonly reason: string;
-  readonly since: string;
-  /** Milliseconds the entry has waited, on the server clock. */
-  readonly ageMs: number;
-  readonly position: string;
-  readonly [detail: string]: unknown;
 }
 
 /** Count and oldest entry per reason of a tenant's review queue. */
@@ -32,7 +19,7 @@ export type ReviewSummary = Record<string, { count: number; oldestSince: string 
 export async function queryReviewQueue(
   sql: SqlQueryable,
   q: ReviewQuery,
-): Promise<{ items: ReviewEntry[]; last: string[] | null }> {
+): Promise<{ items: ReviewItem[]; last: string[] | null }> {
   const f = new SqlFilter()
     .add('tenant = ?', q.tenant)
     .addIf('reason = ?', q.reason)
@@ -56,7 +43,7 @@ export async function queryReviewQueue(
       order by ledger_rm_review_queue.since, ledger_rm_review_queue.operation_id, reason limit ${f.param(q.limit + 1)}`,
     f.params,
   );
-  const items = rows.slice(0, q.limit).map((r) => {
+  const items = rows.slice(0, q.limit).map((r): ReviewItem => {
     const since = iso(r.since)!;
     return {
       operationId: r.operation_id,
@@ -67,7 +54,7 @@ export async function queryReviewQueue(
         subject: r.subject,
         revision: Number(r.revision),
       },
-      reason: r.reason,
+      reason: r.reason as ReviewReason,
       since,
       ageMs: Math.max(0, q.now - Date.parse(since)),
       position: r.last_position,

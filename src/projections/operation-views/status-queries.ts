@@ -1,3 +1,4 @@
+import type { OperationListFilter, OperationRow } from '@operation-ledger/protocol';
 import type { SqlQueryable } from '../../event-store/sql-executor.js';
 import { iso, SqlFilter } from '../core/sql-values.js';
 import { presentStatusRow, type StatusRow } from './status-row.js';
@@ -11,13 +12,8 @@ export type StatusCursor =
   | { readonly leg: 'newer'; readonly above: string };
 
 /** Filters and page of the status view (all optional but the tenant). Times ISO 8601. */
-export interface StatusQuery {
+export interface StatusQuery extends OperationListFilter {
   readonly tenant: string;
-  readonly state?: string;
-  readonly action?: string;
-  readonly source?: string;
-  readonly subjectPrefix?: string;
-  readonly changedSince?: string;
   /** Order of a first page; a cursor carries its own. */
   readonly order: 'asc' | 'desc';
   readonly limit: number;
@@ -27,7 +23,7 @@ export interface StatusQuery {
 
 /** A page of the status view; `next` continues the walk, null on the last page. */
 export interface StatusPage {
-  readonly items: ReturnType<typeof presentStatusRow>[];
+  readonly items: OperationRow[];
   readonly next: StatusCursor | null;
 }
 

@@ -1,3 +1,4 @@
+import type { OperationRow, OperationState } from '@operation-ledger/protocol';
 import { unknownCauseOf } from '../../ledger/index.js';
 import type { OperationFold } from './operation-fold.js';
 
@@ -65,7 +66,7 @@ export function statusRow(operationId: string, fold: OperationFold, position: bi
 }
 
 /** The status document of a row as the API and the feed show it (no internal fold). */
-export function presentStatusRow(row: StatusRow) {
+export function presentStatusRow(row: StatusRow): OperationRow {
   const s = row.fold.state;
   return {
     operationId: row.operation_id,
@@ -76,11 +77,11 @@ export function presentStatusRow(row: StatusRow) {
       subject: row.subject,
       revision: row.revision,
     },
-    state: row.state,
+    state: row.state as OperationState,
     retryable: row.retryable,
     attempt: row.attempt,
     fingerprint: row.fingerprint,
-    lastError: row.last_error ?? null,
+    lastError: (row.last_error ?? null) as OperationRow['lastError'],
     lastCompletedStep: row.last_completed_step,
     destinationRef: row.destination_ref,
     duplicateEffects: row.duplicate_effects,

@@ -1,17 +1,13 @@
+import type { LedgerCapability } from '@operation-ledger/protocol';
 import { LedgerRequestError } from '../errors.js';
 import type { Transport } from './transport.js';
 
 /**
- * The optional features a ledger may list in `GET /health`'s `capabilities` (docs/api.md
- * "Health, metrics and OpenAPI"); any other string too, from a newer ledger.
+ * A feature a ledger may list in `GET /health`'s `capabilities` (the protocol's
+ * `LEDGER_CAPABILITIES`). Any other string is accepted too: a newer ledger may list features
+ * this SDK does not know.
  */
-export type LedgerFeature =
-  | 'claim-start-step'
-  | 'confirm-complete-step'
-  | 'claim-request-id'
-  | 'claims-batch'
-  | 'step-not-performed'
-  | (string & {});
+export type LedgerFeature = LedgerCapability | (string & {});
 
 /** How long a worker run waits for the ledger's capabilities by default (ms). */
 export const DEFAULT_CAPABILITIES_WAIT_MS = 2_000;

@@ -1,24 +1,10 @@
-import type { HistoryEvent, OperationHistory, OperationState, OperationStatus } from '../types.js';
+import type { OperationListFilter, OperationRow } from '@operation-ledger/protocol';
+import type { HistoryEvent, OperationHistory, OperationStatus } from '../types.js';
 import { getJson, opPath, paginate, tenantPath, type Page, type PageOptions } from './routes.js';
 import type { Transport } from './transport.js';
 
-/** A row of the status view (`GET /v1/tenants/{tenant}/operations`). */
-export interface OperationRow {
-  readonly operationId: string;
-  readonly state: OperationState;
-  readonly [field: string]: unknown;
-}
-
-/** Filters of the status view. */
-export interface OperationFilter extends PageOptions {
-  readonly state?: OperationState;
-  readonly action?: string;
-  readonly source?: string;
-  readonly subjectPrefix?: string;
-  /** ISO 8601: only operations changed at or after this. */
-  readonly changedSince?: string;
-  readonly order?: 'asc' | 'desc';
-}
+/** Filters of the status view, with the page. */
+export interface OperationFilter extends OperationListFilter, PageOptions {}
 
 /** Time travel of `get`: the state at a stream revision (0-based) or at a time (ISO 8601). */
 export interface AsOf {

@@ -1,31 +1,10 @@
-import type { OperationKey } from '../types.js';
+import type { ReviewItem, ReviewQueueFilter } from '@operation-ledger/protocol';
 import { subscribe, type Feed, type FeedEvent, type FeedFilter, type SubscribeOptions } from '../read/sse.js';
 import { getJson, paginate, tenantPath, type Page, type PageOptions } from './routes.js';
 import type { Transport } from './transport.js';
 
-/** An entry of a tenant's review queue. `startedSteps` etc. for `unknown_outcome`. */
-export interface ReviewItem {
-  readonly operationId: string;
-  readonly key: Required<OperationKey>;
-  readonly reason: 'unknown_outcome' | 'final_failure' | 'duplicate_effect' | 'awaiting_approval';
-  readonly since: string;
-  readonly ageMs: number;
-  readonly startedSteps?: readonly {
-    readonly step: string;
-    readonly providerIdempotencyKey: string;
-    readonly startedAt?: string;
-  }[];
-  /** `unknown_outcome`: the true label of why it is unknown, and the worker's own text. */
-  readonly unknownCause?: 'reported_by_worker' | 'reported_timeout' | 'lease_expired_after_step';
-  readonly unknownDetail?: string | null;
-  readonly [field: string]: unknown;
-}
-
-/** Filters of the review queue. */
-export interface ReviewFilter extends PageOptions {
-  readonly reason?: ReviewItem['reason'];
-  readonly action?: string;
-}
+/** Filters of the review queue, with the page. */
+export interface ReviewFilter extends ReviewQueueFilter, PageOptions {}
 
 /** A time range `[from, to)` (ISO 8601) and an action. */
 export interface RangeFilter extends PageOptions {

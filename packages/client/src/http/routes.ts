@@ -1,3 +1,4 @@
+import type { Page } from '@operation-ledger/protocol';
 import type { Transport } from './transport.js';
 
 /** `/v1/operations/{id}` with the id encoded. */
@@ -10,15 +11,7 @@ export function tenantPath(tenant: string, rest = ''): string {
   return `/v1/tenants/${encodeURIComponent(tenant)}${rest}`;
 }
 
-/** One page of a list route: items, the next cursor (null on the last page), and freshness. */
-export interface Page<T> {
-  readonly items: readonly T[];
-  readonly nextCursor: string | null;
-  /** The read model's checkpoint (a global position, decimal string). */
-  readonly checkpoint?: string;
-  readonly lag?: { readonly events: number; readonly seconds: number; readonly capped?: boolean };
-  readonly [field: string]: unknown;
-}
+export type { Page };
 
 /** `limit` (1..500) and the previous page's `nextCursor`. */
 export interface PageOptions {

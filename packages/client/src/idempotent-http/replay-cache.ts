@@ -1,10 +1,10 @@
+import { BoundedLru } from '@operation-ledger/protocol';
 import type { HttpAnswer } from './http-answer.js';
 
 interface Entry {
   readonly answer: HttpAnswer;
   /** Epoch ms after which the ledger may no longer hold the record; null = kept forever. */
   readonly expiresAt: number | null;
-  readonly bytes: number;
 }
 
 /**
@@ -14,51 +14,35 @@ interface Entry {
  * recently used first). Not shared between processes: another replica asks the ledger.
  */
 export class ReplayCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: BoundedLru<Entry>;
 
   /** @param maxEntries answers kept (0 disables the cache); @param maxBytes their body bytes. */
   constructor(
-    private readonly maxEntries: number,
-    private readonly maxBytes: number,
+    maxEntries: number,
+    maxBytes: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new BoundedLru(maxEntries, maxBytes);
+  }
 
   /** The answer recorded for `key`, or undefined (also once its retention ended). */
   get(key: string): HttpAnswer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt !== null && entry.expiresAt <= this.now()) {
-      this.delete(key, entry);
+      this.entries.delete(key);
       return undefined;
     }
-    this.entries.delete(key); // most recently used last
-    this.entries.set(key, entry);
     return entry.answer;
   }
 
   /** Keeps `answer` under `key` until `expiresAt` (epoch ms; null = until evicted). */
   set(key: string, answer: HttpAnswer, expiresAt: number | null): void {
-    if (this.maxEntries <= 0) return;
-    const bytes = (answer.body?.length ?? 0) + key.length;
-    if (bytes > this.maxBytes) return;
-    const old = this.entries.get(key);
-    if (old) this.delete(key, old);
-    this.entries.set(key, { answer, expiresAt, bytes });
-    this.bytes += bytes;
-    for (const [k, e] of this.entries) {
-      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-      this.delete(k, e);
-    }
+    this.entries.set(key, { answer, expiresAt }, (answer.body?.length ?? 0) + key.length);
   }
 
   /** Answers held. */
   get size(): number {
     return this.entries.size;
-  }
-
-  private delete(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
   }
 }

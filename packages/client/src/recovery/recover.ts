@@ -1,7 +1,8 @@
 import { LedgerRequestError } from '../errors.js';
 import { sleep } from '../http/transport.js';
 import type { OperationsApi } from '../http/operations-api.js';
-import type { ReportsApi, ReviewItem } from '../http/reports-api.js';
+import type { ReportsApi } from '../http/reports-api.js';
+import type { ReviewItem } from '../types.js';
 import type { Evidence, OperatorApi } from '../http/operator-api.js';
 
 /** The sub-clients `recover` reads and writes through (a `LedgerClient` is one). */

@@ -1,33 +1,24 @@
+import type { OperationStatus } from '@operation-ledger/protocol';
 import { useState } from 'preact/hooks';
 import { post, seg } from '../api.js';
 import { ProblemView } from '../components/problem-view.js';
 
 /** The status document fields the actions depend on. */
-export interface ActionableStatus {
-  readonly operationId: string;
-  readonly state: string;
-  readonly retryable?: boolean;
-  readonly duplicateEffects: readonly { ref: string; acknowledged?: boolean }[];
-}
+export type ActionableStatus = Pick<
+  OperationStatus,
+  'operationId' | 'state' | 'retryable' | 'duplicateEffects'
+>;
 
 type ActionId = 'resolve' | 'evidence' | 'approve' | 'reject' | 'replay' | 'acknowledge';
 
-const LABELS: Record<ActionId, string> = {
-  resolve: 'Resolve',
-  evidence: 'Submit evidence',
-  approve: 'Approve',
-  reject: 'Reject',
-  replay: 'Replay',
-  acknowledge: 'Acknowledge duplicate effect',
-};
-
-const PATHS: Record<ActionId, string> = {
-  resolve: 'resolve',
-  evidence: 'evidence',
-  approve: 'approve',
-  reject: 'reject',
-  replay: 'replay',
-  acknowledge: 'duplicate-effects/acknowledge',
+/** Each action's button label and its route under `/v1/operations/{operationId}/`. */
+const ACTIONS: Record<ActionId, { readonly label: string; readonly path: string }> = {
+  resolve: { label: 'Resolve', path: 'resolve' },
+  evidence: { label: 'Submit evidence', path: 'evidence' },
+  approve: { label: 'Approve', path: 'approve' },
+  reject: { label: 'Reject', path: 'reject' },
+  replay: { label: 'Replay', path: 'replay' },
+  acknowledge: { label: 'Acknowledge duplicate effect', path: 'duplicate-effects/acknowledge' },
 };
 
 /** The actions the operation's state calls for (docs/api.md "Recovery and operator workflows"). */
@@ -114,7 +105,7 @@ export function OperationActions({
     setBusy(true);
     setError(null);
     try {
-      const path = `/v1/operations/${seg(status.operationId)}/${PATHS[action]}`;
+      const path = `/v1/operations/${seg(status.operationId)}/${ACTIONS[action].path}`;
       const answer = await post(path, bodyOf(action, new FormData(form)));
       form.reset();
       setResolution('');
@@ -138,7 +129,7 @@ export function OperationActions({
             onClick={() => setAction(a)}
             data-testid={`action-${a}`}
           >
-            {LABELS[a]}
+            {ACTIONS[a].label}
           </button>
         ))}
       </div>
@@ -179,7 +170,7 @@ export function OperationActions({
           <textarea name="reason" rows={2} required minLength={1} maxLength={4096} data-testid="reason" />
         </label>
         <button type="submit" disabled={busy} data-testid="submit-action">
-          {LABELS[action]}
+          {ACTIONS[action].label}
         </button>
       </form>
       <ProblemView error={error} />

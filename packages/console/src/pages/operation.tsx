@@ -1,52 +1,17 @@
+import type { OperationStatus } from '@operation-ledger/protocol';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { get, seg } from '../api.js';
 import type { PageProps } from '../page-props.js';
 import { ProblemView } from '../components/problem-view.js';
 import { UnknownWhy } from '../components/unknown-why.js';
-import { keyText, text, when, type KeyParts } from '../format.js';
+import { keyText, text, when } from '../format.js';
 import { canOperate } from '../session.js';
 import { OperationActions } from './operation-actions.js';
 import type { HistoryEvent } from './timeline-rows.js';
 import { Timeline } from './timeline.js';
 
 /** GET /v1/operations/{id} (docs/api.md "States"), optionally as of a revision. */
-interface Status {
-  readonly operationId: string;
-  readonly key: KeyParts;
-  readonly state: string;
-  readonly attempt: number;
-  readonly fingerprint: string;
-  /** The claim's payload: what was intended (absent from an older ledger). */
-  readonly payload?: unknown;
-  readonly retryable?: boolean;
-  readonly lease: {
-    workerId: string | null;
-    attempt: number;
-    acquiredAt: string;
-    expiresAt: string;
-    expired: boolean;
-  } | null;
-  readonly steps: {
-    step: string;
-    status: string;
-    attempt: number;
-    providerIdempotencyKey: string;
-    startedAt: string | null;
-    completedAt: string | null;
-  }[];
-  readonly destinationRef: string | null;
-  readonly duplicateEffects: { ref: string; at: string; attempt: number; acknowledged?: boolean }[];
-  readonly lastError: { code: string; message: string } | null;
-  readonly unknown: {
-    reason: string;
-    cause?: string;
-    detail?: string | null;
-    at: string;
-    attempt: number;
-  } | null;
-  readonly resolution: { resolution: string; actor: string; reason: string } | null;
-  readonly revision: number;
-}
+type Status = OperationStatus;
 
 interface History {
   readonly streamName: string;

@@ -1,29 +1,16 @@
+import type { OperationRow } from '@operation-ledger/protocol';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { get, seg } from '../api.js';
 import type { PageProps } from '../page-props.js';
 import { DataTable, type Column } from '../components/data-table.js';
 import { ProblemView } from '../components/problem-view.js';
-import { keyText, localToIso, STATES, text, when, type KeyParts } from '../format.js';
+import { keyText, localToIso, STATES, text, when } from '../format.js';
 import { href } from '../router.js';
 import { KeySearch } from './key-search.js';
 import { SearchBox } from './search-box.js';
 
-/** A row of the status view (GET /v1/tenants/{tenant}/operations). */
-interface Row {
-  readonly operationId: string;
-  readonly key: KeyParts;
-  readonly state: string;
-  readonly attempt: number;
-  readonly lastError: { code: string; message: string } | null;
-  readonly lastCompletedStep: string | null;
-  readonly destinationRef: string | null;
-  readonly lease: { workerId: string | null; expiresAt: string | null } | null;
-  readonly firstSeen: string;
-  readonly lastChange: string;
-  /** Second effects at the destination, and how many of them nobody acknowledged yet. */
-  readonly duplicateEffects?: number;
-  readonly openDuplicateEffects?: number;
-}
+/** A row of the status view (GET /v1/tenants/{tenant}/operations), as the protocol types it. */
+type Row = OperationRow;
 
 interface Filters {
   state: string;

@@ -1,20 +1,18 @@
+import type { ReviewItem, ReviewReason } from '@operation-ledger/protocol';
 import type { KeyParts } from '../format.js';
 
 /** One review-queue entry (GET …/review-queue item, or built from a `review` SSE change). */
-export interface QueueEntry {
-  readonly operationId: string;
-  readonly key: KeyParts;
-  readonly reason: string;
-  readonly since: string;
-  readonly [detail: string]: unknown;
-}
+export type QueueEntry = Pick<
+  ReviewItem,
+  'operationId' | 'key' | 'reason' | 'since' | 'startedSteps' | 'unknownCause' | 'unknownDetail'
+> & { readonly [detail: string]: unknown };
 
 /** A `review` change of the review-queue feed (operations read model). */
 export interface ReviewChange {
   readonly operationId: string;
   readonly key: KeyParts;
   readonly change: 'added' | 'updated' | 'removed';
-  readonly items: readonly ({ reason: string; since: string } & Record<string, unknown>)[];
+  readonly items: readonly ({ reason: ReviewReason; since: string } & Record<string, unknown>)[];
 }
 
 const order = (a: QueueEntry, b: QueueEntry) =>
@@ -55,7 +53,7 @@ export function applyReviewChange(
 export function entryDetail(e: QueueEntry): string {
   switch (e.reason) {
     case 'unknown_outcome': {
-      const steps = (e.startedSteps as { step: string; providerIdempotencyKey: string }[] | undefined) ?? [];
+      const steps = e.startedSteps ?? [];
       const started = steps.map((s) => `${s.step} (key ${s.providerIdempotencyKey})`).join(', ');
       return started ? `started: ${started}` : '';
     }

@@ -1,3 +1,4 @@
+import type { ReconciliationRun } from '@operation-ledger/protocol';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { download, get, seg } from '../api.js';
 import type { PageProps } from '../page-props.js';
@@ -6,24 +7,7 @@ import { ProblemView } from '../components/problem-view.js';
 import { when } from '../format.js';
 
 /** A run as GET /v1/tenants/{tenant}/reconciliations lists it (docs/reconciliation.md "The report"). */
-interface Run {
-  readonly id: string;
-  readonly action: string | null;
-  readonly status: string;
-  readonly phase: string | null;
-  readonly progress: { done: number; total: number };
-  readonly destinationRows: number;
-  readonly sourceRows: number | null;
-  readonly totals: {
-    items: number;
-    byCategory: Record<string, number>;
-    outcomes: Record<string, number>;
-  } | null;
-  readonly error: string | null;
-  readonly createdBy: string;
-  readonly createdAt: string;
-  readonly links: { csv: string };
-}
+type Run = ReconciliationRun;
 
 /** Report categories and their column labels; the ones an operator must look into are `alert`. */
 const CATEGORIES: readonly (readonly [string, string, boolean])[] = [

@@ -13,6 +13,43 @@ export interface StepStatus {
   readonly outputs: Json | null;
 }
 
+/** The true label of why an operation's outcome is unknown. */
+export type UnknownCause = 'reported_by_worker' | 'reported_timeout' | 'lease_expired_after_step';
+
+/**
+ * While an operation's outcome is unknown: the reason, its true label (`cause`), the worker's own
+ * text (`detail`), when and in which attempt.
+ */
+export interface UnknownOutcome {
+  readonly reason: string;
+  readonly cause: UnknownCause;
+  readonly detail: string | null;
+  readonly at: string;
+  readonly attempt: number;
+}
+
+/** A worker's error report: a machine-readable code and a message for people. */
+export interface ReportedError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** A second effect at the destination; `acknowledged` once an operator confirmed it cleaned up. */
+export interface DuplicateEffect {
+  readonly ref: string;
+  readonly at: string;
+  readonly attempt: number;
+  readonly acknowledged: boolean;
+}
+
+/** An operator's resolution of an unknown outcome: which, who, why and when. */
+export interface OperatorResolution {
+  readonly resolution: string;
+  readonly actor: string;
+  readonly reason: string;
+  readonly at: string;
+}
+
 /** `GET /v1/operations/{id}`: the status folded from the operation's stream. */
 export interface OperationStatus {
   readonly operationId: string;
@@ -31,14 +68,13 @@ export interface OperationStatus {
   } | null;
   readonly steps: readonly StepStatus[];
   readonly destinationRef: string | null;
+  /** Second effects at the destination after the confirmed one. */
+  readonly duplicateEffects: readonly DuplicateEffect[];
+  /** The error of the last failure a worker reported, if any. */
+  readonly lastError: ReportedError | null;
+  readonly resolution: OperatorResolution | null;
   /** While unknown: its true label (`cause`), the worker's own text (`detail`), when and which attempt. */
-  readonly unknown?: {
-    readonly reason: string;
-    readonly cause: 'reported_by_worker' | 'reported_timeout' | 'lease_expired_after_step';
-    readonly detail: string | null;
-    readonly at: string;
-    readonly attempt: number;
-  } | null;
+  readonly unknown?: UnknownOutcome | null;
   /** The payload of the claim (what was intended); its fingerprint is `fingerprint`. */
   readonly payload?: Json | null;
   readonly revision: number;

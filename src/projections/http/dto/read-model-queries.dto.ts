@@ -1,4 +1,11 @@
-import { OPERATION_STATES, REVIEW_REASONS } from '@operation-ledger/protocol';
+import {
+  OPERATION_STATES,
+  REVIEW_REASONS,
+  type OperationListFilter,
+  type OperationState,
+  type ReviewQueueFilter,
+  type ReviewReason,
+} from '@operation-ledger/protocol';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { ActionFilterDto, TimeRangeQueryDto } from './page-query.dto.js';
@@ -8,11 +15,11 @@ import { IsInstant } from './time-filters.js';
 export { OPERATION_STATES, REVIEW_REASONS };
 
 /** Query of GET /v1/tenants/{tenant}/operations (the status view). */
-export class ListOperationsQueryDto extends ActionFilterDto {
+export class ListOperationsQueryDto extends ActionFilterDto implements OperationListFilter {
   @ApiPropertyOptional({ enum: OPERATION_STATES })
   @IsOptional()
   @IsIn(OPERATION_STATES)
-  state?: string;
+  state?: OperationState;
 
   @ApiPropertyOptional({ example: 'shopify' })
   @IsOptional()
@@ -42,11 +49,11 @@ export class ListOperationsQueryDto extends ActionFilterDto {
 }
 
 /** Query of GET /v1/tenants/{tenant}/review-queue. */
-export class ReviewQueueQueryDto extends ActionFilterDto {
+export class ReviewQueueQueryDto extends ActionFilterDto implements ReviewQueueFilter {
   @ApiPropertyOptional({ enum: REVIEW_REASONS })
   @IsOptional()
   @IsIn(REVIEW_REASONS)
-  reason?: string;
+  reason?: ReviewReason;
 }
 
 /** Query of GET /v1/tenants/{tenant}/conflicts. */
