@@ -151,9 +151,7 @@ export interface PgConnectionSettings {
 /**
  * Connection settings for `pg` from a libpq URL that may name several hosts
  * (`postgresql://h1:5432,h2:5432/db?target_session_attrs=read-write`). `pg` has no multi-host
- * support, so the returned `Client` class picks the host ({@link PgHostTarget}); pass it to
- * `pg.Pool` as `Client` and build dedicated sessions with {@link newSession}. A plain single-host
- * URL gets pg's own client, unchanged.
+ * support, so the returned `Client` class picks the host ({@link PgHostTarget}).
  * @param extra further pool/client settings the probe sessions share (timeouts, TLS, options).
  * @throws PostgresUrlError for a malformed URL (loadConfig checks DATABASE_URL earlier).
  */
@@ -168,11 +166,7 @@ export function pgConnectionSettings(
   return { connectionString: single, Client: clientFor(target) };
 }
 
-/**
- * A dedicated (not pooled) session with `config`, e.g. a pool's `options` plus overrides: it uses
- * the pool's host-targeting `Client` class when there is one, so LISTEN sessions and advisory-lock
- * sessions follow a failover like pooled connections do.
- */
+/** A dedicated (not pooled) session that follows a failover like pooled connections do. */
 export function newSession(config: pg.ClientConfig & { Client?: unknown }): pg.Client {
   const { Client, ...rest } = config;
   const SessionClient = typeof Client === 'function' ? (Client as typeof pg.Client) : pg.Client;
