@@ -28,10 +28,9 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 /**
- * The {@link RequestCorrelation} of request headers (Node lower-cases their names): accepts W3C
- * Trace Context `traceparent`/`tracestate` (https://www.w3.org/TR/trace-context/) and
- * `X-Request-Id`/`X-Correlation-Id` on every request; invalid values are ignored, never refused.
- * `newId` makes the fallback id (default `crypto.randomUUID`).
+ * The {@link RequestCorrelation} of request headers: W3C Trace Context
+ * (https://www.w3.org/TR/trace-context/) and `X-Request-Id`/`X-Correlation-Id`; invalid values
+ * are ignored, never refused.
  */
 export function correlationFromHeaders(
   headers: IncomingHttpHeaders,
@@ -50,20 +49,13 @@ export function correlationFromHeaders(
 
 const CORRELATION = Symbol('ledger.correlation');
 
-/**
- * The correlation of `req`, computed from its headers once and then kept on the Node.js request
- * ({@link rawRequestOf}: the same object for middleware and for Fastify's request),
- * so the request log, the `X-Request-Id` echo and the command's event metadata agree.
- */
+/** Computed once and kept on the Node.js request, so the log, the echo and event metadata agree. */
 export function correlationOf(req: { headers: IncomingHttpHeaders }): RequestCorrelation {
   const holder = rawRequestOf<{ headers: IncomingHttpHeaders; [CORRELATION]?: RequestCorrelation }>(req);
   return (holder[CORRELATION] ??= correlationFromHeaders(holder.headers));
 }
 
-/**
- * The event-metadata fields of a correlation: `correlationId`, plus `traceparent` and `tracestate`
- * when the request carried them (so an event links to the worker's trace).
- */
+/** Event-metadata fields: `correlationId`, plus `traceparent`/`tracestate` when carried. */
 export function correlationMetadata(c: RequestCorrelation): Record<string, string> {
   return {
     correlationId: c.correlationId,

@@ -13,9 +13,8 @@ const SLOT = Symbol.for('operation-ledger.tracing-handle');
 const slot = globalThis as { [SLOT]?: TracingHandle | null };
 
 /**
- * The SDK this process started, or null. Kept apart from `start-tracing.ts` so that the
- * application (which stops tracing on shutdown) does not import the SDK, its exporter and the
- * instrumentations when tracing is off (seconds of module loading: docs/decisions.md "Start-up").
+ * The SDK this process started, or null. Apart from `start-tracing.ts` so that the application
+ * does not load the SDK when tracing is off (docs/decisions.md "Start-up").
  */
 export function runningTracing(): TracingHandle | null {
   return slot[SLOT] ?? null;
