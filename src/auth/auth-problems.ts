@@ -18,10 +18,8 @@ export function unauthenticated(tokenPresented: boolean): ProblemException {
 }
 
 /**
- * 400 `validation` naming `authorization`: the request carries more than one Authorization
- * header. It is a singleton field (RFC 9110 §11.6.2, §5.3), so which one the sender meant is
- * unknown; Node.js keeps the first and drops the rest, which would let a proxy and the ledger
- * authenticate different keys.
+ * 400 `validation` naming `authorization`: more than one Authorization header (a singleton field,
+ * RFC 9110 §11.6.2) would let a proxy and the ledger authenticate different keys.
  */
 export function repeatedAuthorization(count: number): ProblemException {
   const message = `send one Authorization header, not ${count}`;
