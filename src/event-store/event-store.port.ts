@@ -179,9 +179,8 @@ export class WrongExpectedVersionError extends Error {
 }
 
 /**
- * A {@link WrongExpectedVersionError} created without a stack trace: for a refused expected
- * revision (every duplicate claim) the error is an answer, not a bug, and capturing the stack
- * costs CPU on every duplicate claim (docs/decisions.md "Claim path").
+ * A {@link WrongExpectedVersionError} without a stack trace: for a duplicate claim it is an answer,
+ * not a bug (docs/decisions.md "Claim path").
  */
 export function wrongExpectedVersion(
   ...args: ConstructorParameters<typeof WrongExpectedVersionError>
@@ -207,10 +206,8 @@ export class EventStoreUnavailableError extends Error {
 }
 
 /**
- * The store's storage cannot take writes now (disk full, out of memory, too many connections, or
- * the embedded database stopped after a storage error): an {@link EventStoreUnavailableError}
- * whose `reason` — e.g. `storage: disk full, 3 MiB free, need 24` — is safe to show to clients
- * (readiness and the 503's `detail` carry it). The store may resume by itself.
+ * The store's storage cannot take writes now; `reason` (e.g. `storage: disk full, 3 MiB free, need
+ * 24`) is safe to show to clients. The store may resume by itself.
  */
 export class StorageUnavailableError extends EventStoreUnavailableError {
   override readonly name = 'StorageUnavailableError';
