@@ -6,9 +6,8 @@ import { parseTraceparent, parseTracestate } from './trace-context.js';
 /** The correlation of one request, from its headers. */
 export interface RequestCorrelation {
   /**
-   * Recorded as `correlationId` in the metadata of every event the request appends, logged as
-   * `requestId`, echoed in `X-Request-Id`: the caller's `X-Request-Id` (or `X-Correlation-Id`)
-   * when it is a plain token, else the trace id of a valid `traceparent`, else a new UUID.
+   * The caller's `X-Request-Id` (or `X-Correlation-Id`) when a plain token, else the `traceparent`'s
+   * trace id, else a new UUID (docs/observability.md "Correlation and tracing").
    */
   readonly correlationId: string;
   /** Trace id of a valid `traceparent` (32 hex), else `null`. */

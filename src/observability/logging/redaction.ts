@@ -1,8 +1,4 @@
-/**
- * Paths pino replaces with {@link REDACTED} before a line is written (pino `redact`, fast-redact
- * syntax; `*` is one level). Covers request headers however they are nested (`req.headers`,
- * `headers`) and any field named like a credential one level down.
- */
+/** Paths pino replaces with {@link REDACTED} (pino `redact`; `*` is one level). */
 export const REDACT_PATHS: readonly string[] = [
   'authorization',
   'cookie',

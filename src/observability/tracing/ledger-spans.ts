@@ -87,10 +87,7 @@ export async function withLedgerSpan<T>(
   });
 }
 
-/**
- * The synchronous form of {@link withLedgerSpan} for the pure decision (`ledger.decide`), which
- * must not become asynchronous to be traced.
- */
+/** {@link withLedgerSpan} for the pure decision, which must not become asynchronous to be traced. */
 export function withLedgerSpanSync<T>(
   name: string,
   fields: LedgerSpanFields,

@@ -4,11 +4,7 @@ export interface TracingHandle {
   shutdown(): Promise<void>;
 }
 
-/**
- * The handle lives in one process-wide slot, not in this module: the tracing preload loads the
- * compiled module (dist/src) while the server bundle carries its own copy of it, and both must
- * see the SDK the preload started (else the bundle's shutdown flushed nothing).
- */
+/** A process-wide slot: the preload's compiled module and the bundle's copy must see one SDK. */
 const SLOT = Symbol.for('operation-ledger.tracing-handle');
 const slot = globalThis as { [SLOT]?: TracingHandle | null };
 
