@@ -5,9 +5,8 @@ import { ProblemException } from '../common/problem.exception.js';
 export const AUTH_REALM = 'operation-ledger';
 
 /**
- * 401 `unauthenticated` with a Bearer challenge (RFC 9110 §11.6.1, RFC 6750 §3). One body for a
- * missing, malformed, unknown, wrong, expired or revoked token, so a refusal tells an attacker
- * nothing about which keys exist; `error="invalid_token"` is added when a token was presented.
+ * 401 `unauthenticated` with a Bearer challenge (RFC 9110 §11.6.1, RFC 6750 §3): one body for every
+ * bad token, so a refusal tells an attacker nothing about which keys exist.
  */
 export function unauthenticated(tokenPresented: boolean): ProblemException {
   const challenge = `Bearer realm="${AUTH_REALM}"` + (tokenPresented ? ', error="invalid_token"' : '');
