@@ -13,11 +13,7 @@ export interface DataDirSnapshot {
   readonly lastPosition: string;
 }
 
-/**
- * Files of the data directory that are this process's, not the database's: the lock (a restored
- * directory would look in use), the first admin token (a plaintext secret) and a killed restore's
- * staging directory. PGlite's tar names start with `/`.
- */
+/** Files of the data directory that are this process's, not the database's (left out of backups). */
 export function isProcessFile(name: string): boolean {
   const file = name.replace(/^\/+/, '');
   return isLockFile(file) || file.startsWith(ADMIN_KEY_FILE) || isRestoreEntry(file.split('/')[0]!);
