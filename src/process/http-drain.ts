@@ -44,10 +44,7 @@ export class HttpDrain {
     return this.#inFlight.size;
   }
 
-  /**
-   * Middleware answering 503 `shutting-down` (problem+json, `Retry-After: 1`,
-   * `Connection: close`) once the drain began; install it first.
-   */
+  /** Middleware answering 503 `shutting-down` once the drain began; install it first. */
   readonly refuseWhileDraining = (_req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     if (!this.#draining) return next();
     const body = problem('shutting-down', 503, 'this ledger instance is shutting down; retry shortly');

@@ -1,9 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 
-/**
- * The listening socket was not obtained: the port is taken, or the address cannot be bound.
- * `message` is one line meant for the operator (no stack trace needed).
- */
+/** The port is taken or the address cannot be bound; `message` is one line for the operator. */
 export class PortUnavailableError extends Error {
   override readonly name = 'PortUnavailableError';
   constructor(
