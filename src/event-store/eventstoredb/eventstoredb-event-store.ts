@@ -110,8 +110,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * Runs the requests concurrently, except that requests to the same stream run one after the
-   * other in request order (so each sees the previous one's result, as in the SQL stores).
+   * Runs the requests concurrently; requests to one stream run in request order, as in the SQL stores.
    * @throws the first error that is not a WrongExpectedVersionError (other requests may have been
    *   written); TypeError/RangeError before anything is sent.
    */
@@ -153,8 +152,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * Sets the stream's `$tb` (see stream-retention.ts): stream reads skip the events below
-   * `revision` at once; `$all` reads keep returning them until a scavenge removes them.
+   * Sets the stream's `$tb`: `$all` reads keep returning the events until a scavenge removes them.
    * @returns -1n (EventStoreDB does not count them).
    */
   truncateBefore(streamName: string, revision: bigint): Promise<bigint> {

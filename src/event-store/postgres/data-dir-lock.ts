@@ -9,10 +9,7 @@ export class DataDirInUseError extends Error {
 /** Name of the lock file inside the data directory: holds the owner's PID. */
 export const LOCK_FILE = 'ledger.pid';
 
-/**
- * True for the lock file and the short-lived files taking it creates (`ledger.pid.<pid>.<random>`
- * drafts, `ledger.pid.takeover`): the process's, not the database's (backups leave them out).
- */
+/** True for the lock file and the drafts taking it creates: the process's, not the database's. */
 export function isLockFile(name: string): boolean {
   return name === LOCK_FILE || name.startsWith(`${LOCK_FILE}.`);
 }
@@ -36,9 +33,8 @@ const SETTLE_MS = 2_000;
 const UNWRITTEN_GRACE_MS = 2_000;
 
 /**
- * Takes the embedded store's data directory for this process: PGlite has one connection and no
- * cross-process locking, and two processes on one directory each grant the same claim and then
- * corrupt the files.
+ * Takes the embedded store's data directory for this process: PGlite has no cross-process
+ * locking, and two processes on one directory each grant the same claim and corrupt the files.
  *
  * `<dir>/ledger.pid` holds the owner's pid, never seen empty: it is written to a private file and
  * hard-linked into place (link(2) is create-if-absent like O_EXCL, with the content already there).

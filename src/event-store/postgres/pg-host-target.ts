@@ -32,11 +32,9 @@ function aim(client: pg.Client, host: PostgresHost): void {
 const label = (h: PostgresHost) => `${h.host.includes(':') ? `[${h.host}]` : h.host}:${h.port}`;
 
 /**
- * The server a multi-host DATABASE_URL currently points at (docs/production-ha.md). Like libpq,
- * hosts are tried in the order given and the first one that accepts a session fitting
- * `target_session_attrs` wins; it is remembered until a connection to it fails, then the next
- * connection probes the list again (a promoted standby is found without a restart). Concurrent
- * look-ups share one probe.
+ * The server a multi-host DATABASE_URL currently points at (docs/production-ha.md): like libpq,
+ * the first host fitting `target_session_attrs` wins, remembered until a connection to it fails,
+ * so a promoted standby is found without a restart.
  */
 export class PgHostTarget {
   private current: PostgresHost | null = null;
@@ -119,8 +117,7 @@ function clientFor(target: PgHostTarget): typeof pg.Client {
       const stream = (this.connection as unknown as { stream?: { destroyed?: boolean } }).stream;
       if (stream?.destroyed) throw new Error('Connection terminated due to connection timeout');
       aim(this, host);
-      // A session to this host that breaks later (server stopped, failover) makes the next
-      // connection probe the list again. The listener also keeps such an error from crashing.
+      // A session that breaks later (failover) makes the next connection probe the list again.
       this.on('error', () => target.forget(host));
       try {
         await super.connect();
