@@ -34,10 +34,9 @@ export interface HoldOptions {
 }
 
 /**
- * Takes the {@link STOP_SIGNALS} from the process's first statement on, so that a signal during
- * start-up neither kills the process with the database half-opened nor closes the store while
- * start-up uses it. The first signal is held until {@link HeldStopSignals.deliverTo}; a second one
- * exits with code 1 at once. Imports nothing, so it is installed before the modules load.
+ * Takes the {@link STOP_SIGNALS} from the process's first statement on, so a signal during
+ * start-up never leaves the database half-opened: the first is held until
+ * {@link HeldStopSignals.deliverTo}, a second exits 1 at once. Imports nothing, to load first.
  */
 export function holdStopSignals(options: HoldOptions = {}): HeldStopSignals {
   const source = options.source ?? process;

@@ -28,10 +28,9 @@ export interface ReservedPort {
 }
 
 /**
- * Binds `host:port` before anything else starts, so a ledger whose port is taken fails at once
- * and creates nothing (docs/decisions.md "Bind the port before opening anything"). Pass
- * `reserved.server` to `app.listen(reserved.server, LISTEN_BACKLOG)` — the same socket, so no
- * other process can take the port in between — then call `reserved.handOver(httpServer)`.
+ * Binds `host:port` before anything else starts, so a ledger whose port is taken fails at once and
+ * creates nothing (docs/decisions.md "Bind the port before opening anything"); then
+ * `app.listen(reserved.server, LISTEN_BACKLOG)` and `reserved.handOver(httpServer)`.
  * @throws PortUnavailableError with a one-line message naming the address and what to do.
  */
 export function reservePort(host: string, port: number): Promise<ReservedPort> {
