@@ -9,31 +9,22 @@ import { LogRateLimit } from './log-rate-limit.js';
 /** Probe and scrape routes: logged at debug when they succeed (they arrive every few seconds). */
 const ROUTINE = /^\/(health(\/|$|\?)|metrics($|\?))/;
 
-/**
- * The status logged for a request whose client closed the connection before any answer was sent:
- * 499, nginx's "client closed request", so such a line is never read as a success.
- */
+/** Status logged when the client closed before any answer (nginx's 499), never read as a success. */
 export const CLIENT_CLOSED_REQUEST = 499;
 
-/** The request-log line's fields (docs/running.md "Observability"). */
+/** The request-log line's fields, as docs/observability.md "Logs" lists them. */
 export interface RequestLogLine {
-  /** The correlation id, as echoed in `X-Request-Id` (the line's first field). */
   readonly requestId: string;
   readonly traceId?: string;
   readonly method: string;
-  /** Route template, see {@link routeTemplateOf}. */
   readonly route: string;
-  /** The path without its query, only when no route matched (`route` is `unmatched`). */
   readonly path?: string;
   /** The answer's status; {@link CLIENT_CLOSED_REQUEST} when `aborted`. */
   readonly status: number;
-  /** True when the connection closed before an answer was sent. */
   readonly aborted?: boolean;
-  /** Milliseconds from the request's arrival to its last byte (or the connection's close). */
+  /** Milliseconds from arrival to the last byte (or the connection's close). */
   readonly ms: number;
-  /** Id of the API key (never its secret); absent when the request was not authenticated. */
   readonly keyId?: string;
-  /** The parsed request body, only at level debug. */
   readonly body?: unknown;
   /** The failure an error filter left on the response (`res.err`), only for a 5xx. */
   readonly err?: Error;
