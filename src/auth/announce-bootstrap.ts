@@ -10,9 +10,8 @@ export const ADMIN_KEY_FILE = 'first-admin-key';
 /** Where {@link announceBootstrap} shows a newly created token. */
 export interface AnnounceOptions {
   /**
-   * True when stdout is a terminal (`process.stdout.isTTY`): the token is printed there once.
-   * False (stdout goes to a file, a pipe, a container log): the token is written to
-   * `<dataDir>/first-admin-key` with mode 0600 and only that path is logged. @defaultValue true
+   * True when stdout is a terminal: the token is printed there once; else it goes to a 0600 file
+   * in the data directory (docs/decisions.md "First admin key"). @defaultValue true
    */
   readonly interactive?: boolean;
   /** The data directory (LEDGER_DATA_DIR); `memory://…` → a new private directory under the OS temp dir. */
@@ -20,10 +19,8 @@ export interface AnnounceOptions {
 }
 
 /**
- * Tells the operator what {@link bootstrapAdminKey} did. A newly created first admin token is
- * never written to the log: on a terminal it is printed once to stdout (`write`), framed so it
- * is hard to miss; otherwise it goes to a 0600 file in the data directory and the log names the
- * file (not the token). It is never shown again.
+ * Tells the operator what {@link bootstrapAdminKey} did; a new first admin token is never written
+ * to the log, and never shown again.
  * @returns the key file's path when one was written, else null.
  * @throws Error (from node:fs) when the key file cannot be written.
  */
@@ -82,11 +79,7 @@ function remindOfKeyFile(logger: Logger, options: AnnounceOptions): void {
     );
 }
 
-/**
- * Writes `token` (one line) to `<dir>/first-admin-key`, readable by the owner only: created under
- * a temporary name with mode 0600 and renamed, so the file never exists with wider permissions
- * and an old file of that name is replaced whole.
- */
+/** Created 0600 under a temporary name and renamed: never readable by others, replaced whole. */
 function writeKeyFile(dataDir: string, token: string): string {
   const dir = dataDir.startsWith('memory://')
     ? mkdtempSync(join(tmpdir(), 'operation-ledger-'))

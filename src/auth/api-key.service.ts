@@ -17,13 +17,9 @@ import { findApiKey, listApiKeys, revokeApiKey } from './sql/api-key-repository.
 const CACHE_LIMIT = 10_000;
 
 /**
- * API keys of the running ledger: verifies presented tokens and manages keys (admin routes).
- *
- * Verification: parse `olk_<id>_<secret>` → look the record up by id (cached for
- * `authCacheMs`) → compare SHA-256 digests in constant time against the current secret and,
- * during a rotation overlap, the previous one (judged on the server clock). A mismatch against a
- * cached record re-reads the record once, so a rotation done by another process is seen at once;
- * a revocation done elsewhere takes effect within `authCacheMs` (at once when done here).
+ * API keys of the running ledger: verifies presented tokens and manages keys. Records are cached
+ * for `authCacheMs`; a mismatch against a cached record re-reads it once, so a rotation elsewhere
+ * is seen at once, and a revocation elsewhere within `authCacheMs`.
  */
 @Injectable()
 export class ApiKeyService {

@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { isLoopbackHost } from './loopback.js';
 
 /**
- * Applies LEDGER_AUTH=disabled to a built app: logs a loud warning, and replaces `app.listen` by
- * one that refuses any host but loopback (an omitted host would bind every interface), so an
- * unauthenticated ledger can never be reached from another machine.
+ * Applies LEDGER_AUTH=disabled: `app.listen` refuses any host but loopback, so an unauthenticated
+ * ledger can never be reached from another machine.
  * @throws Error from `listen` for a non-loopback host.
  */
 export function restrictToLoopback(app: INestApplication): void {

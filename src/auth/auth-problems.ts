@@ -5,9 +5,8 @@ import { ProblemException } from '../common/problem.exception.js';
 export const AUTH_REALM = 'operation-ledger';
 
 /**
- * 401 `unauthenticated` with a Bearer challenge (RFC 9110 §11.6.1, RFC 6750 §3). One body for a
- * missing, malformed, unknown, wrong, expired or revoked token, so a refusal tells an attacker
- * nothing about which keys exist; `error="invalid_token"` is added when a token was presented.
+ * 401 `unauthenticated` with a Bearer challenge (RFC 9110 §11.6.1, RFC 6750 §3): one body for every
+ * bad token, so a refusal tells an attacker nothing about which keys exist.
  */
 export function unauthenticated(tokenPresented: boolean): ProblemException {
   const challenge = `Bearer realm="${AUTH_REALM}"` + (tokenPresented ? ', error="invalid_token"' : '');
@@ -18,10 +17,8 @@ export function unauthenticated(tokenPresented: boolean): ProblemException {
 }
 
 /**
- * 400 `validation` naming `authorization`: the request carries more than one Authorization
- * header. It is a singleton field (RFC 9110 §11.6.2, §5.3), so which one the sender meant is
- * unknown; Node.js keeps the first and drops the rest, which would let a proxy and the ledger
- * authenticate different keys.
+ * 400 `validation` naming `authorization`: more than one Authorization header (a singleton field,
+ * RFC 9110 §11.6.2) would let a proxy and the ledger authenticate different keys.
  */
 export function repeatedAuthorization(count: number): ProblemException {
   const message = `send one Authorization header, not ${count}`;

@@ -8,10 +8,8 @@ import { RateLimitGuard } from './rate-limit.guard.js';
 import { SseConnectionLimiter } from './sse-connection-limiter.js';
 
 /**
- * Authentication and authorisation: API keys (ApiKeyService), the global AccessGuard (deny by
- * default) followed by the per-key RateLimitGuard, the SSE connection cap, and the admin key
- * routes. Global, so any module can inject ApiKeyService and SseConnectionLimiter. Needs
- * LEDGER_CONFIG, SQL_EXECUTOR and CLOCK.
+ * Authentication and authorisation (docs/security.md). Global, so any module can inject
+ * ApiKeyService and SseConnectionLimiter. Needs LEDGER_CONFIG, SQL_EXECUTOR and CLOCK.
  */
 @Global()
 @Module({

@@ -6,12 +6,9 @@ import { authenticateRequest } from './authenticate-request.js';
 import type { RequestWithCaller } from './request-caller.js';
 
 /**
- * Middleware mounted on `/v1`, which runs before the body is read (Fastify's `onRequest`): every
- * `/v1` route needs a key, so an unauthenticated request is answered 401 before its body (up to
- * 16 MiB for a batch) is read or parsed. Routes outside `/v1` (health, docs, metrics) are left to
- * the global AccessGuard, which also checks roles everywhere. With auth disabled every request is
- * the anonymous caller. A key looked up in the database spends from the request's store budget
- * (`storeTimeoutMs`, shared with the handler: request-store-budget.ts).
+ * Middleware on `/v1`, before the body is read: an unauthenticated request is answered 401 before
+ * its body (up to 16 MiB) is parsed. Other routes are left to the global AccessGuard. A key
+ * looked up in the database spends from the request's store budget (request-store-budget.ts).
  */
 export function authenticationMiddleware(
   keys: ApiKeyService,

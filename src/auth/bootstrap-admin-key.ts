@@ -19,11 +19,9 @@ export type BootstrapOutcome =
   | { readonly kind: 'existing-keys' };
 
 /**
- * First-run key set-up of `npm start` (docs/security.md). With `config.adminToken`
- * (LEDGER_ADMIN_TOKEN) that token becomes the admin `*` key unless its id exists already;
- * otherwise, when the key table is EMPTY, a new admin `*` key is created and returned so the
- * caller prints it once. Runs in one transaction under an advisory lock, so instances starting
- * together create one key.
+ * First-run key set-up (docs/security.md "The first key"): LEDGER_ADMIN_TOKEN becomes the admin
+ * `*` key, or a new one is created when the key table is empty. Under an advisory lock in one
+ * transaction, so instances starting together create one key.
  * @throws Error when LEDGER_ADMIN_TOKEN's id exists with a different secret or is revoked
  *   (a revoked bootstrap token is never revived); EventStoreUnavailableError.
  */

@@ -14,19 +14,13 @@ export interface CreateApiKeyOptions {
   readonly now?: number;
   /** Use this token (`olk_<id>_<secret>`, e.g. from LEDGER_ADMIN_TOKEN) instead of a new one. */
   readonly token?: { readonly id: string; readonly token: string };
-  /**
-   * Install the key table first (idempotent; default true). Pass false when the schema is known
-   * to be current (createLedgerApp installs it at start-up).
-   */
+  /** Install the key table first (idempotent; default true). */
   readonly installSchema?: boolean;
 }
 
 /**
  * Creates an API key in the ledger's SQL database and returns it with its token — the only time
- * the token is available. This is the programmatic API for code that starts the ledger
- * in-process (tests, bench, demo): pass the app's SQL database, e.g.
- * `createApiKey(app.get(SQL_EXECUTOR), { tenant: '*', roles: ['worker'], name: 'bench' })`, then
- * send `Authorization: Bearer <token>`.
+ * the token is available. For code that starts the ledger in-process (tests, bench, demo).
  * @throws ApiKeyInputError for a bad tenant, roles or name; EventStoreUnavailableError when the
  *   database is down; the database error (23505) when `options.token`'s id already exists.
  */

@@ -7,14 +7,7 @@ import { createApiKey } from './create-api-key.js';
 import type { Role } from './role.js';
 
 /**
- * {@link createApiKey} on the SQL database of an app made by `createLedgerApp` (whose start-up
- * installed the key table). For in-process callers:
- *
- * ```ts
- * const app = await createLedgerApp(config, { logger: false });
- * const { token } = await createAppApiKey(app, { tenant: '*', roles: ['worker', 'operator'], name: 'demo' });
- * // every request: { authorization: `Bearer ${token}` }
- * ```
+ * {@link createApiKey} on the SQL database of an app made by `createLedgerApp`.
  * @throws ApiKeyInputError; EventStoreUnavailableError.
  */
 export function createAppApiKey(

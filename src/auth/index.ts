@@ -1,8 +1,4 @@
-/**
- * The auth module's public surface, for routes of other modules (projections, SSE, metrics) and
- * for code that starts the ledger in-process (tests, bench, demo). See docs/security.md. Routes
- * that refuse take the problem factories from auth-problems.ts (the HTTP edge).
- */
+/** The auth module's public surface (docs/security.md). */
 export { ALL_TENANTS, ANONYMOUS_CALLER, canAccessTenant, type Caller, type TenantScope } from './caller.js';
 export { ROLES, isRole, type Role } from './role.js';
 export { Public, RequireRole } from './require-role.decorator.js';

@@ -17,11 +17,9 @@ export type RateDecision =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfterS: number };
 
 /**
- * Per-key request rate limit: at most `rateLimitPerKey` requests per `rateLimitWindowMs`,
- * counted with a sliding-window counter (the previous window's count weighted by how much of it
- * still overlaps the sliding window, plus the current window's count): O(1) memory and time per
- * key, no burst of 2× at window edges. Refused requests are not counted. In-process: each replica
- * limits on its own. Judged on the system clock (`now` parameter for tests).
+ * Per-key request rate limit: at most `rateLimitPerKey` requests per `rateLimitWindowMs`, with a
+ * sliding-window counter (O(1) per key, no 2× burst at window edges). Refused requests are not
+ * counted. In-process: each replica limits on its own.
  */
 @Injectable()
 export class KeyRateLimiter {

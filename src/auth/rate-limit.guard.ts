@@ -6,14 +6,12 @@ import { callerHolderOf } from './request-caller.js';
 import { PUBLIC_METADATA } from './require-role.decorator.js';
 
 /**
- * Per-key rate limiting (global guard, registered after AccessGuard so the caller is known): one
- * budget per API key id across all routes (the client's IP for the anonymous caller when auth is
- * disabled). Public routes (health) are not limited. Over the limit → 429 `rate-limited` with
- * `Retry-After` (seconds). Limits: LedgerConfig.rateLimitPerKey per rateLimitWindowMs.
+ * Per-key rate limiting (global guard, after AccessGuard so the caller is known): one budget per
+ * API key id across all routes (the client's IP when auth is disabled); health is not limited.
+ * Over the limit → 429 `rate-limited` with `Retry-After` (seconds).
  *
- * Not built on @nestjs/throttler: its 6.x release is CommonJS and `require`s the ESM-only
- * @nestjs/common 12, which Jest cannot load before Node 24.9; and its storage re-scans every hit
- * of a key per request (O(limit)), where this counter is O(1).
+ * Not @nestjs/throttler: its 6.x `require`s the ESM-only @nestjs/common 12, and its storage is
+ * O(limit) per request where this counter is O(1).
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {

@@ -6,10 +6,8 @@ export const ROLES_METADATA = 'ledger:roles';
 export const PUBLIC_METADATA = 'ledger:public';
 
 /**
- * Marks a route (or controller) as open to keys holding ANY of `roles`. Every route must carry
- * either this or {@link Public}; the guard refuses routes with neither (deny by default). The
- * OpenAPI document marks such routes with the `bearer` security scheme (src/openapi.ts), so it
- * names exactly the routes the guard protects.
+ * Marks a route (or controller) as open to keys holding ANY of `roles`; the guard refuses routes
+ * with neither this nor {@link Public}. The OpenAPI document marks them with the `bearer` scheme.
  */
 export const RequireRole = (...roles: Role[]) =>
   applyDecorators(SetMetadata(ROLES_METADATA, roles), ApiBearerAuth(BEARER_SCHEME));

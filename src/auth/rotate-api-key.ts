@@ -16,9 +16,8 @@ export class ApiKeyRevokedError extends Error {
 }
 
 /**
- * Gives key `id` a new secret. The old secret keeps working for `overlapMs` after `now` (so
- * deployments can switch over), then never again; `0` ends it at once. Only one previous secret is
- * kept: rotating again during an overlap ends the older one immediately.
+ * Gives key `id` a new secret; the old one keeps working for `overlapMs` after `now`. Only one
+ * previous secret is kept: rotating again during an overlap ends the older one.
  * @returns the key with its new token, or null when there is no key `id`.
  * @throws ApiKeyRevokedError for a revoked key; RangeError for an overlap outside
  *   0..{@link MAX_ROTATION_OVERLAP_MS}; EventStoreUnavailableError when the database is down.

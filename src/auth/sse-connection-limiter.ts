@@ -11,31 +11,21 @@ export interface SseConnectionLease {
   release(): void;
 }
 
-/**
- * No slot: `caller`'s key holds `held` connections, the cap; answered 429 `rate-limited` with
- * `Retry-After: retryAfterS` by the route that subscribes.
- */
+/** No slot: `caller`'s key holds `held` connections, the cap (answered 429 `rate-limited`). */
 export interface SseConnectionsRefused {
   readonly kind: 'refused';
   readonly held: number;
   readonly retryAfterS: number;
 }
 
-/**
- * Caps the open SSE subscriptions per API key (LedgerConfig.maxSsePerKey), in this process: a
- * route acquires a lease per subscription (answered 429 over the cap) and releases it when the
- * stream closes.
- */
+/** Caps the open SSE subscriptions per API key (LedgerConfig.maxSsePerKey), in this process. */
 @Injectable()
 export class SseConnectionLimiter {
   private readonly open = new Map<string, number>();
 
   constructor(@Inject(LEDGER_CONFIG) private readonly config: LedgerConfig) {}
 
-  /**
-   * Takes a connection slot for `caller`'s key, or answers that the key holds `maxSsePerKey`
-   * connections already.
-   */
+  /** Takes a connection slot for `caller`'s key, or answers that the key is at the cap. */
   acquire(
     caller: Caller,
   ): { readonly kind: 'acquired'; readonly lease: SseConnectionLease } | SseConnectionsRefused {

@@ -16,11 +16,9 @@ import { SQL_EXECUTOR } from '../event-store/sql-executor.token.js';
 import { snapshotDataDir } from './data-dir-snapshot.js';
 
 /**
- * Gzip at level 1 with 4 MiB output chunks. The tar is in memory already; at zlib's default
- * 16 KiB each chunk is one thread-pool job plus one event-loop turn — thousands of turns, each
- * waiting behind request handling under load. Higher levels cost a loaded thread pool much more
- * and save little: most of it is WAL segments of zeros (docs/decisions.md "Embedded store's
- * disk and backup").
+ * Gzip at level 1 with 4 MiB chunks: at zlib's 16 KiB each chunk is a thread-pool job and an
+ * event-loop turn waiting behind requests; higher levels save little on WAL zeros
+ * (docs/decisions.md "Embedded store's disk and backup").
  */
 const gzipped = (tar: Uint8Array) => promisify(gzip)(tar, { level: 1, chunkSize: 4 * 1024 * 1024 });
 
@@ -28,11 +26,9 @@ const gzipped = (tar: Uint8Array) => promisify(gzip)(tar, { level: 1, chunkSize:
 export const BACKUP_POSITION_HEADER = 'Ledger-Backup-Position';
 
 /**
- * `POST /v1/admin/backup`: a consistent backup of the embedded store while it serves — its data
- * directory as a gzipped tar (`snapshotDataDir`), streamed; restore it with
- * `npm run ledger-admin -- restore <file> <dataDir>` (docs/production.md "Backups"). Admin keys
- * for all tenants only (a backup holds every tenant). One at a time per process (429 otherwise).
- * PostgreSQL and EventStoreDB are backed up with their own tools: 409 `backup-unsupported`.
+ * `POST /v1/admin/backup`: the embedded store's data directory as a streamed gzipped tar, taken
+ * while it serves (docs/production.md "Backups"). Admin keys for all tenants only; one at a time
+ * per process (429); other stores answer 409 `backup-unsupported`.
  */
 @ApiTags('admin')
 @Controller('v1/admin/backup')

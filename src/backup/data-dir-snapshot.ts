@@ -13,12 +13,7 @@ export interface DataDirSnapshot {
   readonly lastPosition: string;
 }
 
-/**
- * Files of the data directory that are this process's, not the database's: the lock (`ledger.pid`
- * — a restored directory would look in use), the first admin token (a plaintext secret; the
- * key itself is in the database) and what a killed restore left (its staging directory: a whole
- * second database). PGlite's tar names start with `/`.
- */
+/** Files of the data directory that are this process's, not the database's (left out of backups). */
 export function isProcessFile(name: string): boolean {
   const file = name.replace(/^\/+/, '');
   return isLockFile(file) || file.startsWith(ADMIN_KEY_FILE) || isRestoreEntry(file.split('/')[0]!);
@@ -26,11 +21,9 @@ export function isProcessFile(name: string): boolean {
 
 /**
  * Takes a snapshot of the embedded database while it serves: inside the executor's serialisation
- * (no statement runs meanwhile, so data files and WAL are those of one instant — what crash
- * recovery starts from, with every committed transaction), after a `CHECKPOINT` (so a restore
- * replays little WAL; skipped while the volume is short of space), PGlite `dumpDataDir` reads the
- * directory into memory (RAM ≈ the data directory's size) without {@link isProcessFile} files.
- * Requests wait while it runs (docs/decisions.md "Embedded store's disk and backup").
+ * no statement runs, so data files and WAL are those of one instant — what crash recovery starts
+ * from. A `CHECKPOINT` first keeps a restore's replay short. The copy is in memory (RAM ≈ the
+ * directory's size); requests wait (docs/decisions.md "Embedded store's disk and backup").
  * @throws StorageUnavailableError while the database is stopped after a storage failure.
  */
 export async function snapshotDataDir(executor: PgliteExecutor): Promise<DataDirSnapshot> {

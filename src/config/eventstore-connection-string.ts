@@ -1,11 +1,7 @@
 /**
  * Start-up check of EVENTSTORE_CONNECTION_STRING (EventStoreDB client connection string,
- * https://developers.eventstore.com/clients/grpc/#connection-string): the shape the client parses,
- * so a typo fails at start-up with the variable named, not at the first request. The client
- * parses it again when the store opens (options, certificate files).
- *
- * Accepted: `esdb://[user:pass@]host[:port][,host[:port]…][?key=value&…]` and
- * `esdb+discover://[user:pass@]host[:port][?…]` (cluster discovery through DNS + gossip).
+ * https://developers.eventstore.com/clients/grpc/#connection-string), so a typo fails at start-up
+ * with the variable named, not at the first request.
  * @returns what is wrong, phrased to follow the variable's name, or null when it is well formed.
  */
 export function eventStoreConnectionStringProblem(value: string): string | null {

@@ -22,10 +22,7 @@ export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost
 /** Typed, validated configuration of one ledger process. Sizes in bytes, durations in ms. */
 export interface LedgerConfig {
   readonly store: StoreKind;
-  /**
-   * PGlite data directory (`pglite`; `eventstoredb` without DATABASE_URL keeps its read models
-   * there); `memory://` keeps it in memory.
-   */
+  /** PGlite data directory (also `eventstoredb`'s read models without DATABASE_URL); `memory://`. */
   readonly dataDir: string;
   /** PostgreSQL connection string (`postgres`; `eventstoredb`: the read models' database, optional). */
   readonly databaseUrl: string | null;
@@ -46,19 +43,11 @@ export interface LedgerConfig {
   readonly maxPayloadBytes: number;
   /** Re-read/re-decide attempts after WrongExpectedVersion before answering 503. */
   readonly maxConcurrencyRetries: number;
-  /**
-   * Window of the coalesced audit of duplicate claims, ms (docs/domain.md "Audit of duplicate
-   * claims"): per operation, the first duplicate of a window is recorded at once, the next ones as
-   * one counted record when it ends; 0 records every duplicate on its own.
-   */
+  /** Window of the coalesced audit of duplicate claims, ms (docs/domain.md "Audit of duplicate claims"). */
   readonly duplicateAuditWindowMs: number;
   /** Store call timeout, ms (statement_timeout on PostgreSQL). */
   readonly storeTimeoutMs: number;
-  /**
-   * Longest time to receive one request (headers and body), ms; slower clients get 408 and are
-   * disconnected (headers alone get at most 10 s of it). A streamed reconciliation upload is
-   * bounded by its silences instead: no byte for this long (src/common/request-deadline.ts).
-   */
+  /** Longest time to receive one request, ms (408); a streamed upload: longest silence. */
   readonly requestTimeoutMs: number;
   /** API key authentication; `disabled` only binds to loopback (src/auth). */
   readonly auth: AuthMode;
@@ -70,21 +59,11 @@ export interface LedgerConfig {
   readonly rateLimitWindowMs: number;
   /** Open SSE subscriptions one API key may hold at once. */
   readonly maxSsePerKey: number;
-  /**
-   * Open SSE subscriptions this process serves at once, whatever their keys (an admin can mint
-   * keys, so the per-key cap does not bound the total); more are refused 503 with Retry-After.
-   */
+  /** Open SSE subscriptions this process serves at once, whatever their keys; more → 503. */
   readonly maxSubscriptions: number;
-  /**
-   * Socket writes a second one live feed's fan-out aims to stay under: with N subscribers its
-   * reads start at least N / this seconds apart. Lower costs less CPU per change and delivers
-   * later (docs/api.md, Subscriptions).
-   */
+  /** Socket writes per second one live feed's fan-out aims to stay under. */
   readonly sseFanOutWritesPerS: number;
-  /**
-   * How long a verified key stays cached in memory, ms (0: look it up on every request). A key
-   * revoked by another process (CLI, another replica) is refused at the latest after this.
-   */
+  /** How long a verified key stays cached, ms (0: none): a revocation elsewhere takes this long. */
   readonly authCacheMs: number;
   /** Run the projectors in this process (`LEDGER_PROJECTOR=off`: serve read models only). */
   readonly projector: boolean;
@@ -94,11 +73,7 @@ export interface LedgerConfig {
   readonly projectorPollMs: number;
   /** How often a standby instance tries to take over a read model's lock, ms. */
   readonly projectorLockPollMs: number;
-  /**
-   * Least time between the starts of two live projector batches, ms: appends arriving meanwhile
-   * are applied as one batch (fewer, larger transactions under load; lag grows by up to this).
-   * Null: the database's default (PostgreSQL 50, PGlite 100; src/projections/projection-runtime.ts).
-   */
+  /** Least time between the starts of two live projector batches, ms; null: the database's default. */
   readonly projectorIntervalMs: number | null;
   /** Interval of the lease sweeper, ms; 0 turns it off in this process. */
   readonly sweepIntervalMs: number;
@@ -106,27 +81,13 @@ export interface LedgerConfig {
   readonly retentionIntervalMs: number;
   /** Action policies applied at start-up from this JSON file (null: none). */
   readonly policyFile: string | null;
-  /**
-   * Idle time of a keep-alive connection the HTTP server promises clients, ms (sent as
-   * `Keep-Alive: timeout=<s>`); it closes idle connections only a grace period later, so a client
-   * that reuses a connection at the end of the promised time never meets a closing socket
-   * (src/create-ledger-app.ts `configureHttpServer`, docs/decisions.md "Keep-alive").
-   */
+  /** Keep-alive idle time promised to clients, ms (docs/decisions.md "Keep-alive"). */
   readonly keepAliveTimeoutMs: number;
-  /**
-   * How long a stop signal may take, ms: in-flight requests get until shortly before it (the rest
-   * is for stopping the projectors and closing the store); then the process exits anyway (code 1).
-   */
+  /** How long a stop signal may take, ms (docs/production.md "Stopping"). */
   readonly shutdownGraceMs: number;
-  /**
-   * Free space the embedded store keeps on its data directory's volume, bytes: below it, writes
-   * answer 503 `store-unavailable` and reads are served (docs/production.md "Disk space").
-   */
+  /** Free space the embedded store keeps, bytes; below it writes answer 503 (docs/production.md "Disk space"). */
   readonly diskReserveBytes: number;
-  /**
-   * How often an open SSE subscription re-checks that its API key is not revoked, ms: a revoked
-   * key's subscriptions end within about this time.
-   */
+  /** How often an open SSE subscription re-checks that its API key is not revoked, ms. */
   readonly sseKeyRecheckMs: number;
 }
 

@@ -4,11 +4,7 @@ export interface PostgresHost {
   readonly port: number;
 }
 
-/**
- * Which session a connection must land on (libpq `target_session_attrs`, PostgreSQL docs
- * "Connection Strings" § 34.1.2): `any` takes the first host that accepts the connection;
- * `read-write` and `primary` skip hosts in recovery (a standby) or with `transaction_read_only`.
- */
+/** libpq `target_session_attrs` (PostgreSQL docs "Connection Strings" § 34.1.2). */
 export type TargetSessionAttrs = 'any' | 'read-write' | 'primary';
 const WRITABLE_TARGETS: readonly TargetSessionAttrs[] = ['any', 'read-write', 'primary'];
 
@@ -17,10 +13,7 @@ export interface PostgresUrl {
   /** The hosts in the order given (empty: none in the URL, the driver's default applies). */
   readonly hosts: readonly PostgresHost[];
   readonly targetSessionAttrs: TargetSessionAttrs;
-  /**
-   * The same URL with only `hosts[index]` (default the first) and without
-   * `target_session_attrs`, which `pg` (a single-host driver) can parse.
-   */
+  /** The URL with only `hosts[index]` and no `target_session_attrs`: what `pg` can parse. */
   singleHost(index?: number): string;
 }
 
@@ -35,9 +28,8 @@ const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[^:[\],]+)(?::(\d*))?$/;
 /**
  * Parses a libpq-style URL with one or several comma-separated hosts,
  * `postgresql://user:pw@h1:5432,h2:5433/db?target_session_attrs=read-write` (PostgreSQL docs
- * "Connection URIs"). A host without a port uses 5432; IPv6 addresses go in brackets.
- * `target_session_attrs` accepts `any` (default), `read-write` and `primary`; the ledger writes,
- * so `read-only`, `standby` and `prefer-standby` are refused.
+ * "Connection URIs"). `target_session_attrs`: `any` (default), `read-write`, `primary` — the
+ * ledger writes, so the read-only choices are refused.
  * @throws PostgresUrlError for another scheme, an empty host in a list, a port outside 1…65535 or
  *   an unsupported `target_session_attrs`.
  */

@@ -4,8 +4,6 @@
  * Semantics follow EventStoreDB's (https://developers.eventstore.com/clients/grpc/appending-events):
  * stream revisions start at 0n for the first event; `expectedRevision` is `'no_stream'` (the stream
  * must not exist), `'any'` (no check) or the exact bigint revision of the stream's last event.
- * Global positions are strictly increasing across all streams; a reader that follows `readAll`
- * from a checkpoint never skips an event that commits late with a lower position.
  */
 
 /** The stream must not exist yet (first append). */
@@ -64,11 +62,9 @@ export interface AppendRequest {
   readonly events: readonly EventToAppend[];
   readonly expectedRevision: ExpectedRevision;
   /**
-   * Write only if ANOTHER stream is still at this revision when the batch commits (and keep it
-   * there until then); otherwise nothing of this request is written and its outcome is a
-   * WrongExpectedVersionError for that stream, carrying its actual revision. Honoured only by
-   * stores that implement {@link EventStore.peek} (use it only with them); the SQL stores check it
-   * under a share lock of that stream's row.
+   * Write only if ANOTHER stream is still at this revision when the batch commits; otherwise the
+   * outcome is a WrongExpectedVersionError for that stream. Honoured only by stores with
+   * {@link EventStore.peek}; the SQL stores hold a share lock of that stream's row.
    */
   readonly onlyIf?: { readonly streamName: string; readonly revision: bigint };
 }
@@ -82,18 +78,14 @@ export interface ReadStreamOptions {
   /** Read events whose stream position is >= this (default 0n). */
   readonly fromRevision?: bigint;
   /**
-   * Keep what was read (the whole stream: only with `fromRevision` 0) as this process's copy of
-   * the stream, offered by {@link EventStore.peek} until it is dropped — for a decision that will
-   * append at this revision, whose append then grows the copy. The returned events are frozen.
-   * Ignored by stores without `peek`. @defaultValue false
+   * Keep what was read (only with `fromRevision` 0) as this process's copy, offered by
+   * {@link EventStore.peek}; the returned events are frozen. Ignored by stores without `peek`.
+   * @defaultValue false
    */
   readonly hold?: boolean;
 }
 
-/**
- * What a {@link EventStore.readAll} reader at a checkpoint has yet to read (see
- * {@link EventStore.backlogAfter}).
- */
+/** What a {@link EventStore.readAll} reader at a checkpoint has yet to read. */
 export interface Backlog {
   /** Events after the checkpoint, counted up to the cap asked for. */
   readonly events: number;
@@ -117,10 +109,7 @@ export interface EventStore {
     options?: AppendOptions,
   ): Promise<AppendResult>;
 
-  /**
-   * Appends to several streams in one round trip where the store can (used for audit events that
-   * are written with `'any'`). Results are in request order.
-   */
+  /** Appends to several streams in one round trip where the store can; results in request order. */
   appendBatch(requests: readonly AppendRequest[]): Promise<BatchAppendOutcome[]>;
 
   /** All events of a stream in stream order; `[]` when the stream does not exist. */
@@ -134,9 +123,8 @@ export interface EventStore {
   readAll(after: bigint, limit: number): Promise<RecordedEvent[]>;
 
   /**
-   * Deletes the stream's events with a stream position below `revision` (retention compaction,
-   * EventStoreDB's `$tb` "truncate before"). The stream's revision is unchanged, so later appends
-   * with an expected revision work as before. Readers of the stream see only what is left.
+   * Deletes the stream's events with a stream position below `revision` (EventStoreDB's `$tb`
+   * "truncate before"); the stream's revision is unchanged.
    * @returns the number of events removed (where the store can tell; else -1n).
    */
   truncateBefore(streamName: string, revision: bigint): Promise<bigint>;
@@ -145,36 +133,27 @@ export interface EventStore {
   findStreamName(streamId: string): Promise<string | null>;
 
   /**
-   * Optional wake-up hook for catch-up readers (projectors): calls `listener` soon after events
-   * were appended — by this process, and by other processes where the store can tell (PostgreSQL:
-   * LISTEN/NOTIFY; EventStoreDB: a subscription). A hint, never data, and it may be lost: readers
-   * still follow {@link readAll} from their checkpoint and keep a fallback poll. `listener` must
-   * not throw. Stores without it are polled.
+   * Optional wake-up hook for catch-up readers: calls `listener` soon after events were appended,
+   * here or (where the store can tell) by other processes. A hint that may be lost: readers still
+   * follow {@link readAll} and keep a fallback poll. `listener` must not throw.
    * @returns a function that ends this subscription (idempotent).
    */
   subscribeToAppends?(listener: () => void): () => void;
 
   /**
    * Optional: the events of a stream as this process last saw them whole, without asking the
-   * database — possibly stale, so a decision taken on them must be verified by its write: an
-   * append with their last revision as expected revision, or an audit append with
-   * {@link AppendRequest.onlyIf}. Undefined when the process holds nothing for the stream. Stores
-   * that implement it honour `onlyIf`. The events are frozen and shared.
+   * database — possibly stale, so a decision on them must be verified by its write (expected
+   * revision, or {@link AppendRequest.onlyIf}). Undefined when nothing is held. Frozen, shared.
    */
   peek?(streamName: string): readonly RecordedEvent[] | undefined;
 
   /**
    * Optional: the revision of the stream's last event as committed now (null: no such stream),
-   * without its events — for proving a {@link peek} copy current when nothing is written. Stores
-   * may answer calls that arrive together with one statement.
+   * without its events — proves a {@link peek} copy current when nothing is written.
    */
   currentRevision?(streamName: string): Promise<bigint | null>;
 
-  /**
-   * Optional: the {@link Backlog} of a {@link readAll} reader at checkpoint `after` — the events
-   * it would read next, counted up to `cap`, and the age of the oldest — without reading them
-   * (projection lag). Stores without it are measured by reading ahead with `readAll`.
-   */
+  /** Optional: the {@link Backlog} at checkpoint `after`, counted up to `cap`, without reading it. */
   backlogAfter?(after: bigint, cap: number): Promise<Backlog>;
 
   /** Releases connections. Idempotent. */
@@ -200,9 +179,8 @@ export class WrongExpectedVersionError extends Error {
 }
 
 /**
- * A {@link WrongExpectedVersionError} created without a stack trace: for a refused expected
- * revision (every duplicate claim) the error is an answer, not a bug, and capturing the stack
- * costs CPU on every duplicate claim (docs/decisions.md "Claim path").
+ * A {@link WrongExpectedVersionError} without a stack trace: for a duplicate claim it is an answer,
+ * not a bug (docs/decisions.md "Claim path").
  */
 export function wrongExpectedVersion(
   ...args: ConstructorParameters<typeof WrongExpectedVersionError>
@@ -228,10 +206,8 @@ export class EventStoreUnavailableError extends Error {
 }
 
 /**
- * The store's storage cannot take writes now (disk full, out of memory, too many connections, or
- * the embedded database stopped after a storage error): an {@link EventStoreUnavailableError}
- * whose `reason` — e.g. `storage: disk full, 3 MiB free, need 24` — is safe to show to clients
- * (readiness and the 503's `detail` carry it). The store may resume by itself.
+ * The store's storage cannot take writes now; `reason` (e.g. `storage: disk full, 3 MiB free, need
+ * 24`) is safe to show to clients. The store may resume by itself.
  */
 export class StorageUnavailableError extends EventStoreUnavailableError {
   override readonly name = 'StorageUnavailableError';
@@ -245,10 +221,9 @@ export class StorageUnavailableError extends EventStoreUnavailableError {
 }
 
 /**
- * Some of the appended event ids are already stored, but not as this exact append (same stream,
- * consecutive positions, same order): a partial overlap, or ids used in another stream, or the same
- * id twice in one append. Nothing was written. Event ids are the idempotency key of an append, so
- * reusing one for different events is a caller bug, never silently ignored.
+ * Some appended event ids are already stored, but not as this exact append (partial overlap,
+ * another stream, or a repeat within the append). Nothing was written: event ids are the
+ * idempotency key, so reusing one for different events is a caller bug.
  */
 export class EventIdConflictError extends Error {
   override readonly name = 'EventIdConflictError';

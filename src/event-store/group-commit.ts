@@ -23,20 +23,14 @@ interface Waiting<R, O> {
 }
 
 /**
- * Group commit: requests that arrive while `maxInFlight` batches are running wait, and leave
- * together as the next batch, so under load many requests share one round trip and one commit,
- * while a lone request leaves at once (no timer, no added latency when idle). A batch never holds
- * two requests with the same key (callers key by stream when one statement cannot write a stream
- * twice); a request whose key is taken waits for a later batch, in arrival order. Requests
- * submitted without a key (null) join any batch (their flush merges repeated streams itself).
+ * Group commit: requests that arrive while `maxInFlight` batches run wait and leave together as
+ * the next batch, so under load they share one round trip and one commit, while a lone request
+ * leaves at once (no timer). A batch never holds two requests with the same key (null: any batch).
  *
- * `flush` gets a batch and returns one outcome per request, in order; if it throws, every request
- * of that batch is rejected with the error; a missing outcome rejects its request.
+ * `flush` returns one outcome per request, in order; if it throws, the whole batch is rejected.
  *
- * A batch serves several requests, so it runs without any one's store deadline
- * (common/store-deadline.ts); a submitter past its own gets {@link StoreDeadlineError} — taken out
- * of the queue if still waiting, or no longer waiting for its running batch (which may still
- * commit it).
+ * A batch serves several requests, so it runs without any one's store deadline; a submitter past
+ * its own gets {@link StoreDeadlineError}, though its running batch may still commit it.
  */
 export class GroupCommit<R, O> {
   private waiting: Waiting<R, O>[] = [];
@@ -51,10 +45,7 @@ export class GroupCommit<R, O> {
     }
   }
 
-  /**
-   * Queues `request` under `key` (null: no key); resolves with its outcome once its batch is
-   * done, rejects with the flush's error, or with StoreDeadlineError at the caller's store deadline.
-   */
+  /** Queues `request` under `key` (null: no key); resolves with its outcome once its batch is done. */
   submit(key: string | null, request: R): Promise<O> {
     const at = storeDeadline();
     const left = at === undefined ? Infinity : at - deadlineClock();

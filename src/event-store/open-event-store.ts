@@ -5,12 +5,8 @@ import { PgliteEventStore } from './postgres/pglite-event-store.js';
 import { PostgresEventStore } from './postgres/postgres-event-store.js';
 
 /**
- * Opens the configured event store and installs/upgrades its schema: PostgreSQL (pool of
- * `poolSize`, statement timeout `storeTimeoutMs`), embedded PGlite in `dataDir` (writes refused
- * below `diskReserveBytes` free; start-up refused on a nearly full volume), or EventStoreDB
- * at `eventStoreConnectionString` (`storeTimeoutMs` per attempt; no schema — its read models live
- * in SQL, opened by createLedgerApp). The EventStoreDB client (gRPC) is loaded only for that
- * store: a ledger on PostgreSQL or PGlite never loads it.
+ * Opens the configured event store and installs/upgrades its schema. The EventStoreDB client
+ * (gRPC) is loaded only for that store.
  * @throws EventStoreUnavailableError when it cannot be reached; InsufficientStorageError;
  *   ConfigError for an EventStoreDB connection string the client rejects.
  */

@@ -32,16 +32,10 @@ import { TRUNCATE_BEFORE } from './sql/statements/truncate-before.js';
 
 const MAX_LIMIT = 2 ** 31 - 1;
 
-/**
- * Group commit of `no_stream` appends, and of appends expecting an exact revision, when the
- * adapter sets none: one batch at a time, 64 per batch.
- */
+/** Group commit when the adapter sets none: one batch at a time, 64 per batch. */
 export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxInFlight: 1, maxBatchSize: 64 };
 
-/**
- * Revision look-ups ({@link SqlEventStore.currentRevision}) that arrive while one is running leave
- * together as one statement: one at a time, up to 256 streams each.
- */
+/** Revision look-ups arriving together leave as one statement, up to 256 streams. */
 const REVISION_LOOKUPS: GroupCommitOptions = { maxInFlight: 1, maxBatchSize: 256 };
 
 /** Streams held with their events (`peek`: refused claims, streams written or read for a decision) by default. */
@@ -51,10 +45,7 @@ export const DEFAULT_KNOWN_STREAM_BYTES = 64 * 1024 * 1024;
 
 /** Options of {@link SqlEventStore}. */
 export interface SqlEventStoreOptions {
-  /**
-   * Group commit of `no_stream` appends and (separately) of appends expecting an exact revision
-   * (see {@link SqlEventStore}); default {@link DEFAULT_GROUP_COMMIT}.
-   */
+  /** Group commit of `no_stream` and exact-revision appends; default {@link DEFAULT_GROUP_COMMIT}. */
   readonly groupCommit?: GroupCommitOptions;
   /** Streams held with their events (see `KnownStreams` (sql/known-streams.ts)); default {@link DEFAULT_KNOWN_STREAMS}. */
   readonly knownStreams?: number;
@@ -63,23 +54,15 @@ export interface SqlEventStoreOptions {
 }
 
 /**
- * The event store over the shared SQL schema (`src/event-store/sql/`: stored functions in
- * `sql/functions/`, the statements that call them in `sql/statements/`), written once for both
- * PostgreSQL (pg) and PGlite: every method is one statement calling a schema function, so the
- * adapters differ only in how they connect. Semantics are the port's (EventStoreDB's).
+ * The event store over the shared SQL schema, written once for PostgreSQL (pg) and PGlite: every
+ * method is one statement calling a schema function (`sql/functions/`), so the adapters differ only
+ * in how they connect (docs/architecture.md "Event-store adapters — `src/event-store`").
  *
- * - append / appendBatch: `ledger_append` / `ledger_append_batch` (`sql/append-alone.ts`); a
- *   refused expected revision comes back with the stream's events. A unique violation on an
- *   event id (a concurrent append inserted it first) is retried once.
- * - Group commit (`GroupCommit`): claims' `no_stream` appends (`sql/new-stream-appends.ts`),
- *   `any` batches (`sql/any-appends.ts`) and exact-revision follow-ups (`sql/revision-appends.ts`)
- *   that arrive together leave as one call; each caller still gets `ledger_append`'s answer.
- * - Held copies (`sql/known-streams.ts`, offered as {@link peek}): a stream this process created,
- *   read with `{ hold: true }`, or was refused on, grown by its appends at the held revision, so
- *   a worker's follow-ups after its claim are decided without a read.
- * - readAll: `ledger_read_all`, bounded by the transaction high-water mark (it lags, never
- *   skips; `ledger_visible_position_limit`). Call it outside a transaction that has written, and
- *   keep transactions short (`idle_in_transaction_session_timeout` on the server).
+ * - Appends that arrive together leave as one call (`GroupCommit`); each caller still gets
+ *   `ledger_append`'s answer. A refused expected revision comes back with the stream's events.
+ * - Held copies ({@link peek}) let a worker's follow-ups after its claim be decided without a read.
+ * - readAll is bounded by the transaction high-water mark (it lags, never skips): call it outside
+ *   a transaction that has written.
  *
  * Errors: `WrongExpectedVersionError`, `EventIdConflictError`, `EventStoreUnavailableError` (from the
  * executor, or after {@link close}), `TypeError`/`RangeError` for malformed arguments, and `Error`
@@ -177,7 +160,7 @@ export class SqlEventStore implements EventStore {
     const events = rows.map((row) => toRecordedEvent(row.event));
     if (options.hold && from === 0n && events.length > 0) {
       const last = events[events.length - 1]!;
-      // Its own array: the held one grows with this process's appends (the events are frozen, shared).
+      // Its own array: the held one grows with this process's appends.
       this.#held.remember(streamName, last.streamPosition, events[0]!.streamPosition, [...events]);
     }
     return events;
@@ -225,11 +208,7 @@ export class SqlEventStore implements EventStore {
     return rows[0]?.stream_name ?? null;
   }
 
-  /**
-   * Calls `listener` after every append of this instance that wrote events, and — where the
-   * subclass implements {@link watchOtherWriters} (PostgreSQL: LISTEN/NOTIFY) — after
-   * appends of other processes. A wake-up hint only (see the port).
-   */
+  /** Wake-up hint after appends here and, with {@link watchOtherWriters}, by other processes. */
   subscribeToAppends(listener: () => void): () => void {
     this.#appendListeners.add(listener);
     if (!this.#watchingOthers && !this.#closing) {
@@ -239,19 +218,12 @@ export class SqlEventStore implements EventStore {
     return () => void this.#appendListeners.delete(listener);
   }
 
-  /**
-   * The stream as this process last saw it whole (see `KnownStreams` (sql/known-streams.ts)):
-   * created or appended to here, refused a `no_stream` append, or read with `hold`. Possibly
-   * stale (the port's contract): verify with the write.
-   */
+  /** The held copy (`KnownStreams`): possibly stale, verify with the write. */
   peek(streamName: string): readonly RecordedEvent[] | undefined {
     return this.#held.get(streamName)?.events;
   }
 
-  /**
-   * The stream's revision as committed now (null: no stream): look-ups that arrive together are
-   * one `= any($1)` statement (a read: no transaction id, no commit record).
-   */
+  /** Look-ups that arrive together are one `= any($1)` read (no transaction id, no commit record). */
   currentRevision(streamName: string): Promise<bigint | null> {
     this.assertOpen();
     return this.#revisions.submit(null, streamName);
@@ -273,23 +245,13 @@ export class SqlEventStore implements EventStore {
     return this.#closing;
   }
 
-  /**
-   * Hook for adapters whose database is shared by several processes: start calling `announce`
-   * when another process appends. Called once, on the first {@link subscribeToAppends}. Default:
-   * nothing (a single-process database such as PGlite only sees its own appends).
-   */
+  /** Hook for shared databases: call `announce` when another process appends. Called once. */
   protected watchOtherWriters(_announce: () => void): void {}
 
-  /**
-   * Hook for adapters whose database is shared by several processes: tell the others that this
-   * process committed an append (a wake-up hint, sent after the commit). Default: nothing.
-   */
+  /** Hook for shared databases: tell other processes an append committed (a hint). */
   protected signalOtherProcesses(): void {}
 
-  /**
-   * After a committed append of this process: wake local listeners, then other processes — work
-   * of no request, so without the appending request's store deadline (common/store-deadline.ts).
-   */
+  /** Work of no request, so outside the appending request's store deadline. */
   private appendedHere(): void {
     withoutStoreDeadline(() => {
       this.announceAppended();
@@ -297,7 +259,6 @@ export class SqlEventStore implements EventStore {
     });
   }
 
-  /** Wakes every append listener (their errors are ignored: a hint must not fail an append). */
   private announceAppended(): void {
     for (const listener of this.#appendListeners) {
       try {

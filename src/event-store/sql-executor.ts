@@ -1,8 +1,3 @@
-/**
- * The SQL seam shared by the PostgreSQL (pg) and PGlite adapters, and by projections that keep
- * their read models in the same database.
- */
-
 /** Rows of one statement, as the driver parsed them (jsonb → objects; int8 differs, cast it). */
 export interface SqlResult<T> {
   readonly rows: T[];
@@ -19,10 +14,8 @@ export interface SqlQueryable {
 /** Options of {@link SqlExecutor.transaction}. */
 export interface TransactionOptions {
   /**
-   * Each statement of the transaction may run this long, ms, instead of the executor's own
-   * statement timeout (batch work such as a reconciliation's set-based phases; on PostgreSQL
-   * `SET LOCAL statement_timeout` and the client's read timeout). Executors without a statement
-   * timeout (PGlite) ignore it; so does a nested transaction (a savepoint keeps the outer one's).
+   * Per-statement timeout in this transaction, ms, instead of the executor's (batch work). PGlite
+   * and nested transactions (savepoints) ignore it.
    */
   readonly statementTimeoutMs?: number;
 }
@@ -35,10 +28,8 @@ export interface TransactionOptions {
  */
 export interface SqlExecutor extends SqlQueryable {
   /**
-   * Runs a statement that the executor may prepare once per connection under `name` and reuse
-   * (a pg named prepared statement: parsed and planned once, later calls only bind and execute).
-   * `name` must always stand for the same `sql`. Executors that cannot prepare run it as
-   * {@link query}. Errors as for {@link query}.
+   * Runs a statement the executor may prepare once per connection under `name` (a pg named
+   * prepared statement); `name` must always stand for the same `sql`. Errors as for {@link query}.
    */
   queryPrepared<T = Record<string, unknown>>(
     name: string,
@@ -50,25 +41,21 @@ export interface SqlExecutor extends SqlQueryable {
   exec(script: string): Promise<void>;
 
   /**
-   * Runs `fn` in one transaction on one connection: committed when `fn` resolves, rolled back when
-   * it throws (the error is rethrown). Inside, `tx.transaction` opens a savepoint. Use it to write
-   * read-model rows and their checkpoint atomically. On PGlite, every other query waits until the
-   * transaction ends (one connection).
+   * Runs `fn` in one transaction on one connection: committed when `fn` resolves, rolled back (and
+   * rethrown) when it throws; `tx.transaction` opens a savepoint. On PGlite every other query waits
+   * (one connection).
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
 
   /**
-   * Optional: why the database cannot take writes now — e.g. `storage: disk full, 3 MiB free,
-   * need 24` (embedded store below its reserve) or a disk-full error PostgreSQL reported in the
-   * last seconds — or undefined when nothing is known to be wrong. `/health/ready` reports it.
+   * Optional: why the database cannot take writes now (e.g. `storage: disk full, 3 MiB free, need
+   * 24`), or undefined. `/health/ready` reports it.
    */
   storageProblem?(): string | undefined;
 
   /**
-   * Optional: the free space of the database's volume, measured now (one `statfs`), with the
-   * thresholds that apply to it — only where the ledger owns the volume (the embedded store).
-   * Undefined when unknown. Batch work checks it between chunks (docs/reconciliation.md); readiness
-   * and `/metrics` report it.
+   * Optional: free space of the database's volume now, with its thresholds — only where the ledger
+   * owns the volume (the embedded store). Batch work checks it between chunks.
    */
   freeSpace?(): Promise<FreeSpace | undefined>;
 }

@@ -8,12 +8,7 @@ import { fingerprintInput } from './policy/fingerprint-input.js';
 import { leaseUnderPolicy } from './policy/lease-bound.js';
 import { stepNameIssue } from './step-name.js';
 
-/*
- * The claim command: how a claim request becomes the `ClaimOperation` that `decideClaim`
- * (decide-claim.ts) decides on the operation's state. Two steps, both pure, both before the
- * operation's stream is read: {@link checkClaimRequest} (the input rules, before the policy is
- * known: the key names the policy) and {@link claimUnderPolicy} (the action policy's rules).
- */
+/* A claim request becomes a `ClaimOperation` in two pure steps, before the stream is read. */
 
 /** A client's claim request id: 1–128 of `A-Z a-z 0-9 . _ : -` (a UUID fits). */
 export const CLAIM_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -21,10 +16,7 @@ export const CLAIM_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Most older revisions one amendment marks superseded (revision − 1 of them, from 1). */
 export const MAX_SUPERSEDED_REVISIONS = 1000;
 
-/**
- * A claim as the transport read it, not yet checked: plain data. `payloadBytes` is the UTF-8 size
- * of the payload's JSON text (0 when there is no payload), measured once by whoever parsed it.
- */
+/** A claim as the transport read it, not yet checked; `payloadBytes`: UTF-8 size of its JSON text. */
 export interface ClaimRequest {
   /** The key as sent; checked by {@link parseOperationKey}. */
   readonly key: unknown;
@@ -57,13 +49,7 @@ export interface CheckedClaim {
   readonly claimRequestId: string | null;
 }
 
-/**
- * Checks a claim before its policy is known, in this order: the key (domain rules), a payload
- * present and at most `maxPayloadBytes` bytes of JSON, `supersedes` below `key.revision` and the
- * amendment marking at most {@link MAX_SUPERSEDED_REVISIONS} older revisions, `startStep` a
- * valid step name (the step route's rule, field `startStep`), `claimRequestId`
- * {@link CLAIM_REQUEST_ID}.
- */
+/** Checks a claim before its policy is known (the key names the policy); the first broken rule wins. */
 export function checkClaimRequest(
   request: ClaimRequest,
   limits: { readonly maxPayloadBytes: number },
@@ -121,10 +107,8 @@ export function checkClaimRequest(
 }
 
 /**
- * The claim command under the action's policy (docs/api.md "Action policies"): lease
- * from {@link leaseUnderPolicy}; fingerprint = SHA-256 of the RFC 8785 form of the payload without
- * the policy's `fingerprintExcludedFields`; the approval switch and the policy's version (0, the
- * built-in default, is recorded as null) for the audit. `now` is epoch ms of the server clock.
+ * The claim command under the action's policy (docs/api.md "Action policies"): fingerprint =
+ * SHA-256 of the RFC 8785 form of the payload without `fingerprintExcludedFields`. `now` is epoch ms.
  */
 export function claimUnderPolicy(
   claim: CheckedClaim,

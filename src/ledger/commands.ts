@@ -23,16 +23,9 @@ export interface ClaimOperation extends At {
   readonly workerId: string | null;
   /** The action's policy as it applies to claims; absent = no approval, no version. */
   readonly policy?: ClaimPolicy;
-  /**
-   * Round-trip shortcut: a step (a valid step name) started in the same append when the claim
-   * acquires; absent or null = none.
-   */
+  /** Round-trip shortcut: a step started in the same append when the claim acquires, or none. */
   readonly startStep?: string | null;
-  /**
-   * The client's id of this claim request (1–128 of `A-Za-z0-9._:-`), the same on its transport
-   * retries: a repeat while the attempt it acquired still holds the lease is answered as that
-   * acquisition (docs/api.md "Claims"). Absent or null = none.
-   */
+  /** The client's id of this claim request, the same on its retries (docs/api.md "Claims"). */
   readonly claimRequestId?: string | null;
 }
 
@@ -59,10 +52,7 @@ export interface ConfirmOperation extends Fenced {
   readonly type: 'ConfirmOperation';
   readonly destinationRef: string | null;
   readonly outputs: JsonValue | null;
-  /**
-   * Round-trip shortcut: a step of this attempt completed in the same append as the
-   * confirmation (with the step's own outputs); absent or null = none.
-   */
+  /** Round-trip shortcut: a step completed in the same append as the confirmation, or none. */
   readonly completeStep?: { readonly step: string; readonly outputs: JsonValue | null } | null;
 }
 
@@ -85,10 +75,8 @@ export interface ReportUnknownOutcome extends Fenced {
 }
 
 /**
- * The holder states that a step it started was **not performed**: the request to the destination
- * provably never left (connection refused, DNS or TLS failure before the request was written), so
- * no effect can exist and a retryable failure becomes honest again (docs/domain.md "Steps not
- * performed"). `reason` is required (1–4 096 characters, checked by the transport).
+ * The holder states that a step it started was **not performed**: its request provably never
+ * left, so no effect can exist (docs/domain.md "Steps not performed").
  */
 export interface MarkStepNotPerformed extends Fenced {
   readonly type: 'MarkStepNotPerformed';
@@ -107,10 +95,7 @@ export interface ResolveOperation extends At {
   readonly requestedActor?: string;
 }
 
-/**
- * An operator records the destination reference of an operation confirmed without one (an
- * operator's `resolve confirmed` with `destinationRef: null`): audited, not a second effect.
- */
+/** An operator records the destination reference of an operation confirmed without one. */
 export interface RecordDestinationReference extends At {
   readonly type: 'RecordDestinationReference';
   readonly destinationRef: string;

@@ -35,11 +35,9 @@ export type ReconciledDuplicateOutcome =
   | 'not_confirmed';
 
 /**
- * Decides an extra destination record reported by reconciliation. Idempotent by construction: a
- * reference already among the stream's duplicate effects (or the confirmed reference itself)
- * records nothing, so re-running the same reconciliation — or a new run over the same export —
- * never appends a second event for one record. Only a confirmed operation gets the event (the
- * same rule as a worker's second confirm, decide-worker.ts); never refused.
+ * Decides an extra destination record reported by reconciliation. Idempotent: a reference already
+ * recorded records nothing, so re-runs never append twice. Only a confirmed operation gets the
+ * event (as a worker's second confirm); never refused.
  */
 export function decideReconciledDuplicate(
   cmd: ReportReconciledDuplicate,

@@ -1,12 +1,8 @@
 import type { AuditEvent, DuplicateClaimPrevented } from './events.js';
 
 /**
- * The duplicates of one audit stream not yet recorded: the first of them (its data is what the
- * coalesced record repeats), how many there were, and when the first and last were answered.
- * `until` (epoch ms) ends the window: duplicates answered before it are counted here, the first
- * one after it is recorded at once and opens the next window. `opener` is the duplicate recorded
- * when the window opened: only duplicates like it (same answer, state, attempt, fingerprint) are
- * counted into the window.
+ * The duplicates of one audit stream not yet recorded. `until` (epoch ms) ends the window;
+ * `opener`, the duplicate recorded when it opened: only duplicates like it are counted in.
  */
 export interface DuplicateWindow {
   readonly until: number;
@@ -18,11 +14,7 @@ export interface DuplicateWindow {
   } | null;
 }
 
-/**
- * What {@link decideDuplicateAudit} answers: to append now, the counted records of the windows
- * this command ended (`ended`, earlier commands' duplicates) and this command's own audit events
- * that are not counted into the window (`record`); and the window after.
- */
+/** What to append now (`ended` windows' records, this command's own `record`) and the window after. */
 export interface DuplicateAuditDecision {
   readonly ended: readonly DuplicateClaimPrevented[];
   readonly record: readonly AuditEvent[];
@@ -30,14 +22,9 @@ export interface DuplicateAuditDecision {
 }
 
 /**
- * Coalesces the audit of duplicate claims (docs/domain.md "Audit of duplicate claims"): per audit
- * stream, the first `DuplicateClaimPrevented` of a window of `windowMs` is recorded as decided
- * (count 1, before its answer is given); the ones that follow within the window only add to a
- * count, recorded as ONE `DuplicateClaimPrevented` carrying `count`, `firstAt` and `lastAt` when
- * the window ends ({@link flushDuplicateWindow}). A duplicate with another answer, state, attempt
- * or fingerprint than the pending ones ends their window early (both are recorded), so a record
- * never merges different answers. Every other audit event (`PayloadConflictDetected`) is
- * recorded as decided. `windowMs` 0 records every duplicate on its own, as before coalescing.
+ * Coalesces the audit of duplicate claims (docs/domain.md "Audit of duplicate claims"): the first
+ * of a window is recorded at once, the rest as ONE counted record when it ends. A different
+ * duplicate ends the window early, so a record never merges different answers.
  *
  * Pure: `window` is not mutated; `now` is the command's server time (epoch ms).
  */
@@ -75,11 +62,7 @@ export function decideDuplicateAudit(
   return { ended, record, window: current ?? { until: now, opener: null, pending: null } };
 }
 
-/**
- * The one record of a window's pending duplicates: the first one's data with `count` (how many
- * duplicates it stands for, >= 1), `firstAt` and `lastAt` (their answer times); null when none is
- * pending.
- */
+/** The one record of a window's pending duplicates (the first's data with `count`), or null. */
 export function flushDuplicateWindow(window: DuplicateWindow): DuplicateClaimPrevented | null {
   const pending = window.pending;
   if (!pending) return null;

@@ -131,11 +131,7 @@ export type DuplicateEffectAcknowledged = Event<
 /** What a recovery worker found when it looked the effect up at the destination. */
 export type EvidenceVerdict = 'found' | 'not_found' | 'inconclusive';
 
-/**
- * A recovery worker's evidence for an Unknown operation: `found` (with the reference and the key
- * fields it checked) → Confirmed; `not_found` (definitively) → Released; `inconclusive` (no
- * reliable lookup) → stays Unknown, in the review queue.
- */
+/** A recovery worker's evidence for an Unknown operation: found → Confirmed, not_found → Released. */
 export type RecoveryEvidenceSubmitted = Event<
   'RecoveryEvidenceSubmitted',
   EventBase & {
@@ -184,10 +180,8 @@ export type OperationResolved = Event<
 >;
 
 /**
- * The destination reference of an operation that was confirmed without one (an operator's
- * confirmation with `destinationRef: null`), recorded later: by an operator (`actor`, `reason`)
- * or by the late confirmation of the attempt the operator confirmed (`reportedByAttempt`). It
- * fills the reference in; it is not a second effect.
+ * The destination reference of an operation confirmed without one, recorded later by an operator
+ * or by the late confirmation of the confirmed attempt: it fills the reference in, not a second effect.
  */
 export type DestinationReferenceRecorded = Event<
   'DestinationReferenceRecorded',
@@ -225,10 +219,7 @@ export type DuplicateClaimPrevented = Event<
     readonly workerId: string | null;
     readonly answer: DuplicateAnswer;
     readonly state: string;
-    /**
-     * How many duplicate claims this record stands for, answered between `firstAt` and `lastAt`
-     * (a coalesced record, see duplicate-window.ts); absent on a record of one duplicate.
-     */
+    /** Duplicate claims this coalesced record stands for (duplicate-window.ts); absent: one. */
     readonly count?: number;
     readonly firstAt?: string;
     readonly lastAt?: string;
@@ -263,9 +254,8 @@ export interface ArchivedSnapshot {
 }
 
 /**
- * Retention tombstone: the operation's history before this event is compacted away (truncated);
- * the tombstone keeps key, fingerprint and outcome so a repeat is still answered from the record
- * (`tombstone`) or refused (`refuse`), never treated as a new first claim.
+ * Retention tombstone: the history before it is truncated; key, fingerprint and outcome stay, so
+ * a repeat is never treated as a new first claim.
  */
 export type OperationArchived = Event<
   'OperationArchived',

@@ -8,10 +8,8 @@
 export type UnknownCause = 'reported_by_worker' | 'reported_timeout' | 'lease_expired_after_step';
 
 /**
- * The cause of an OutcomeUnknown event: its `cause` field, or — for events recorded before the
- * field existed (an event stream is never rewritten) — derived from `reason`: an expired lease
- * stays that, and a worker's report is `reported_by_worker`, because old reports did not say
- * whether they timed out. Pure.
+ * The cause of an OutcomeUnknown event: its `cause`, or for events recorded before that field
+ * (streams are never rewritten) derived from `reason`. Pure.
  */
 export function unknownCauseOf(data: {
   /** The event's `UnknownReason` (`reported_timeout` | `lease_expired`). */

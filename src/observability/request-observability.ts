@@ -16,11 +16,7 @@ export function ledgerNestLogger(): LoggerService {
   return (nestLogger ??= new PinoNestLogger(rootLogger()));
 }
 
-/**
- * The first middleware of the app: correlation and `X-Request-Id` on every request, and the
- * request log (see `requestLogging`) unless `nestLogger` — the app's Nest logger option — silences
- * logging (`false`, or a level list without `log`, as tests pass).
- */
+/** The first middleware: correlation, and the request log unless `nestLogger` silences logging. */
 export function requestObservability(nestLogger?: false | LogLevel[] | LoggerService): NodeMiddleware {
   const silenced = nestLogger === false || (Array.isArray(nestLogger) && !nestLogger.includes('log'));
   if (!silenced) return requestLogging(rootLogger());

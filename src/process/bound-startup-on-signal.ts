@@ -8,12 +8,8 @@ export interface StartupBound {
 }
 
 /**
- * Acts on the stop signals that arrive during start-up (held by `signals`): logs the first one
- * ("SIGTERM received during start-up: stopping once started") and from then on bounds the
- * start-up by `graceMs` (milliseconds, LEDGER_SHUTDOWN_GRACE_MS) — when it has not finished by
- * then, one error line and `exit(1)`, so a start-up that hangs still ends; warns of a second one,
- * on which `signals` exits 1. Register it once the logger and the configuration exist (a signal
- * already held is acted on at once).
+ * Logs the first stop signal of start-up and from then on bounds the start-up by `graceMs` (ms,
+ * LEDGER_SHUTDOWN_GRACE_MS), so a start-up that hangs still ends (`exit(1)`).
  */
 export function boundStartupOnSignal(
   signals: Pick<HeldStopSignals, 'onStartupSignal'>,

@@ -1,30 +1,20 @@
 /** Signals that stop the ledger: SIGTERM (service managers, `kill`), SIGINT (Ctrl-C), SIGHUP. */
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 
-/**
- * A repeat of the signal last taken within this many milliseconds is the same stop: Ctrl-C (and
- * a service manager's whole-group kill) reaches node directly and again through npm, which
- * forwards the signals it receives to the script it runs.
- */
+/** A repeat within this many ms is the same stop: npm forwards to node the signal node got too. */
 export const SIGNAL_ECHO_MS = 1000;
 
 /** Receives the stop signals once start-up is complete (`stopOnSignals`). */
 export type StopSignalHandler = (signal: NodeJS.Signals) => void;
 
-/**
- * Told of the signals that arrive during start-up: `again` is false for the first (held) one,
- * true for a second one, after which the process exits with code 1.
- */
+/** Told of start-up signals: `again` is true for a second one, after which the process exits 1. */
 export type StartupSignalListener = (signal: NodeJS.Signals, again: boolean) => void;
 
 /** The stop signals of a process that is starting (see {@link holdStopSignals}). */
 export interface HeldStopSignals {
   /** The signal held during start-up, if one arrived (until it is delivered). */
   readonly held: NodeJS.Signals | undefined;
-  /**
-   * Registers the one listener of the signals that arrive during start-up (runLedger's: it logs
-   * them and bounds the rest of the start-up); told at once of a signal already held.
-   */
+  /** Registers the one listener of start-up signals; told at once of a signal already held. */
   onStartupSignal(listener: StartupSignalListener): void;
   /**
    * Ends start-up: `handler` receives every later signal, and a held one at once. Once only.
@@ -44,12 +34,9 @@ export interface HoldOptions {
 }
 
 /**
- * Takes the {@link STOP_SIGNALS} from the process's first statement on (main.ts), so that a signal
- * during start-up neither kills the process with the data directory locked and the database
- * half-opened, nor closes the store while start-up still uses it. The first signal is held until
- * {@link HeldStopSignals.deliverTo} (then a graceful stop, exit code 0); a second one during
- * start-up exits with code 1 at once; a repeat within {@link SIGNAL_ECHO_MS} is dropped. Imports
- * nothing, so it is installed before the application's modules load.
+ * Takes the {@link STOP_SIGNALS} from the process's first statement on, so a signal during
+ * start-up never leaves the database half-opened: the first is held until
+ * {@link HeldStopSignals.deliverTo}, a second exits 1 at once. Imports nothing, to load first.
  */
 export function holdStopSignals(options: HoldOptions = {}): HeldStopSignals {
   const source = options.source ?? process;

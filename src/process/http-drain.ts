@@ -6,23 +6,15 @@ const DRAINS = new WeakMap<Server, HttpDrain>();
 
 /**
  * How long kept-alive connections stay open once the drain began, ms (at most half the bound):
- * long enough for a busy client to send its next request on each of them and be told 503 with
- * `Connection: close`, so that few connections are still open — and being reused — when the rest
- * are closed.
+ * long enough for a busy client's next request on each to be told 503 `Connection: close`.
  */
 export const LINGER_MS = 1000;
 
 /**
  * Drains an HTTP server for a graceful stop (docs/production.md "Stopping"). Node's
- * `server.close()` alone waits for every kept-alive connection, which a busy client keeps busy
- * for the whole keep-alive timeout; since v19 it also closes idle ones at once, resetting a
- * request sent on one right then. So {@link drain} closes the listener only, answers requests
- * that still arrive with 503 `shutting-down` and `Connection: close` ({@link refuseWhileDraining})
- * for {@link LINGER_MS} or until no connection is left, marks in-flight responses
- * `Connection: close`, lets the caller end its live streams, waits for in-flight requests — at
- * most the bound — and closes what is left. Clients retry refused and reset connections (the SDK
- * does): no server can avoid a reset racing a client's next request. One per server:
- * {@link HttpDrain.of}.
+ * `server.close()` waits on busy kept-alive connections and resets idle ones at once (racing a
+ * request sent right then), so {@link drain} closes the listener only and answers late requests
+ * 503 `Connection: close` for {@link LINGER_MS}. One per server: {@link HttpDrain.of}.
  */
 export class HttpDrain {
   readonly #inFlight = new Set<ServerResponse>();
@@ -52,10 +44,7 @@ export class HttpDrain {
     return this.#inFlight.size;
   }
 
-  /**
-   * Middleware answering 503 `shutting-down` (problem+json, `Retry-After: 1`,
-   * `Connection: close`) once the drain began; install it first.
-   */
+  /** Middleware answering 503 `shutting-down` once the drain began; install it first. */
   readonly refuseWhileDraining = (_req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     if (!this.#draining) return next();
     const body = problem('shutting-down', 503, 'this ledger instance is shutting down; retry shortly');

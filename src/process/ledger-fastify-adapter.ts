@@ -3,12 +3,9 @@ import type { Server as HttpServer } from 'node:http';
 import { Server as NetServer } from 'node:net';
 
 /**
- * Nest's Fastify adapter, plus `app.listen(reserved.server, LISTEN_BACKLOG)`: listening on the
- * socket `src/process/reserve-port.ts` bound before the application was built (docs/decisions.md
- * "Bind the port before opening anything"). Fastify's own `listen` takes a port or a path only,
- * so for a bound server the adapter waits for Fastify to be ready (its plugins loaded) and then
- * calls Node's `server.listen(handle, backlog)` itself. Any other argument goes to Fastify as
- * before.
+ * Nest's Fastify adapter, plus `app.listen(reserved.server, LISTEN_BACKLOG)` on the socket bound
+ * before the application was built (docs/decisions.md "Bind the port before opening anything"):
+ * Fastify's own `listen` takes a port or a path only.
  */
 export class LedgerFastifyAdapter extends FastifyAdapter {
   override listen(listenOptions: unknown, ...args: unknown[]): void {

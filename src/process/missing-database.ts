@@ -4,9 +4,8 @@ import { parsePostgresUrl } from '../config/postgres-url.js';
 const INVALID_CATALOG_NAME = '3D000';
 
 /**
- * The one line a start against a PostgreSQL database that does not exist ends with: the
- * database's name and the `createdb` command that makes it on the (first) server `databaseUrl`
- * names — its user, never its password.
+ * The line a start against a missing PostgreSQL database ends with: its name and the `createdb`
+ * command (with the URL's user, never its password).
  * @returns the line, or null for any other error (or without a `databaseUrl`).
  */
 export function missingDatabaseLine(err: unknown, databaseUrl: string | null): string | null {

@@ -1,9 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 
-/**
- * The listening socket was not obtained: the port is taken, or the address cannot be bound.
- * `message` is one line meant for the operator (no stack trace needed).
- */
+/** The port is taken or the address cannot be bound; `message` is one line for the operator. */
 export class PortUnavailableError extends Error {
   override readonly name = 'PortUnavailableError';
   constructor(
@@ -16,10 +13,9 @@ export class PortUnavailableError extends Error {
 }
 
 /**
- * Length of the listen socket's accept queue (the kernel caps it at `net.core.somaxconn`, 4096 on
- * current Linux). Node's default, 511, overflows when many clients connect at once while the event
- * loop is busy: the kernel then drops their handshakes, and one not accepted within the SYN-ACK
- * retries (about a minute) is answered with a reset — `fetch failed … ECONNRESET` in the client.
+ * Length of the listen socket's accept queue (capped by `net.core.somaxconn`). Node's default, 511,
+ * overflows when many clients connect while the event loop is busy, and dropped handshakes end in
+ * `ECONNRESET` at the client.
  */
 export const LISTEN_BACKLOG = 4096;
 
@@ -27,21 +23,14 @@ export const LISTEN_BACKLOG = 4096;
 export interface ReservedPort {
   /** The server holding the bound socket (`address()` tells the port when 0 was asked). */
   readonly server: Server;
-  /**
-   * Makes `http` (already listening on {@link server}'s handle, see `app.listen(server)`) serve
-   * the connections that arrived while the application booted: they were accepted paused and
-   * kept, and are now handed to it (Node's `server.emit('connection', socket)`).
-   */
+  /** Hands `http` the connections accepted (paused) while the application booted. */
   handOver(http: Server): void;
 }
 
 /**
- * Binds `host:port` before anything else starts, so a ledger whose port is taken fails at once
- * and creates nothing (docs/decisions.md "Bind the port before opening anything"). Pass
- * `reserved.server` to `app.listen(reserved.server, LISTEN_BACKLOG)` — the same socket, so no
- * other process can take the port in between; the backlog again, as a taken-over handle listens
- * anew — then call `reserved.handOver(httpServer)`. Connections that arrive while the application
- * boots are held paused until then. `port` 0 binds a free port; `server.address()` tells which.
+ * Binds `host:port` before anything else starts, so a ledger whose port is taken fails at once and
+ * creates nothing (docs/decisions.md "Bind the port before opening anything"); then
+ * `app.listen(reserved.server, LISTEN_BACKLOG)` and `reserved.handOver(httpServer)`.
  * @throws PortUnavailableError with a one-line message naming the address and what to do.
  */
 export function reservePort(host: string, port: number): Promise<ReservedPort> {

@@ -17,13 +17,11 @@ export interface StopOptions {
 }
 
 /**
- * Stops `app` gracefully on the first of the {@link STOP_SIGNALS} that `signals` hands over,
- * within `graceMs` (ms, LEDGER_SHUTDOWN_GRACE_MS) in all (docs/production.md "Stopping"): drains
- * HTTP ({@link HttpDrain}), cuts in-flight requests {@link CLOSE_RESERVE_MS} before the bound,
- * closes the application (projectors, jobs, the store), then exits with code 0 — or with code 1 at
- * once when the bound runs out or a second signal arrives (appends are transactions: nothing
- * acknowledged is lost either way). Not Nest's `enableShutdownHooks()`: it re-raises the signal
- * (exit status 128+n), keeps serving HTTP until its hooks are done and does not bound the wait.
+ * Stops `app` gracefully on the first stop signal, within `graceMs` (ms, LEDGER_SHUTDOWN_GRACE_MS)
+ * in all (docs/production.md "Stopping"); exit code 1 when the bound runs out or a second signal
+ * arrives (appends are transactions: nothing acknowledged is lost either way). Not Nest's
+ * `enableShutdownHooks()`: it keeps serving HTTP until its hooks are done and does not bound the
+ * wait.
  */
 export function stopOnSignals(
   signals: Pick<HeldStopSignals, 'deliverTo'>,

@@ -99,9 +99,8 @@ export async function revokeApiKey(
 }
 
 /**
- * Replaces an active key's secret hash in one statement. With `previousExpiresAt` the old hash is
- * kept until then (overlap); without, it stops working at once. Null when there is no ACTIVE key
- * `id` (unknown or revoked).
+ * Replaces an active key's secret hash in one statement, keeping the old one until
+ * `previousExpiresAt` when given. Null when there is no active key `id`.
  */
 export async function rotateApiKey(
   sql: SqlQueryable,

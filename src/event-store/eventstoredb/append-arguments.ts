@@ -3,9 +3,7 @@ import { encodeEvents, encodeExpectedRevision, isUuid } from '../sql/append-enco
 import type { EventToWrite } from './recorded-event-mapping.js';
 
 /**
- * Checks one append's arguments before anything is sent, with the same rules and errors as the
- * SQL stores (append-encoding.ts), and normalises the events: ids lower-case (EventStoreDB returns
- * them so), metadata `{}` when omitted.
+ * Checks one append's arguments with the SQL stores' rules and errors, and normalises the events.
  * @throws TypeError for an empty stream name, no events, a non-UUID event id or stream id, an empty
  *   type, non-object data/metadata; RangeError for a negative revision; EventIdConflictError when
  *   one id appears twice (EventStoreDB would store both copies).

@@ -10,13 +10,9 @@ const RESUBSCRIBE_MIN_MS = 250;
 const RESUBSCRIBE_MAX_MS = 30_000;
 
 /**
- * The port's optional `subscribeToAppends` on EventStoreDB: wake-up hints for catch-up readers.
- * Listeners are called after this process's own appends, and — through one `subscribeToAll` from
- * the end of `$all` with a server-side stream-name prefix filter (docs "Server-side filtering") —
- * after appends of any other process. The subscription only signals; readers still read with
- * `readAll` from their checkpoint. It starts with the first listener, stops with the last, and
- * re-subscribes from the end after a failure (hints missed meanwhile are covered by the readers'
- * fallback poll).
+ * The port's `subscribeToAppends` on EventStoreDB: other processes' appends arrive through one
+ * `subscribeToAll` with a server-side prefix filter (docs "Server-side filtering"). It runs while
+ * there are listeners and re-subscribes from the end after a failure (the readers' poll covers the gap).
  */
 export class AppendWakeups {
   private readonly listeners = new Set<() => void>();

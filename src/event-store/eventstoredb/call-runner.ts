@@ -16,11 +16,7 @@ export function createCallRunner(options: ResolvedEventStoreDbOptions, assertOpe
   };
 }
 
-/**
- * Reads a streaming read to its end. The client reads without a deadline, so the attempt's timer
- * cancels the read when it fires; the read is opened by `open` inside the attempt, so a retry
- * opens a new one.
- */
+/** Reads a streaming read to its end; the client has no read deadline, so the attempt's timer cancels it. */
 export async function collectRead<E>(context: AttemptContext, open: () => StreamingRead<E>): Promise<E[]> {
   const read = open();
   context.onTimeout(() => void read.cancel().catch(() => undefined));

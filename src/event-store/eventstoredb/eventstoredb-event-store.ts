@@ -38,19 +38,9 @@ const MAX_LIMIT = 2 ** 31 - 1;
 
 /**
  * The event store on EventStoreDB (https://developers.eventstore.com/clients/grpc/), through
- * `@eventstore/db-client`. Each ledger stream is an EventStoreDB stream of the same name; the
- * port's semantics are EventStoreDB's own, with these properties of the server:
- *
- * - append: expected revision mapped one to one (revision-mapping.ts); the ledger's event UUIDs
- *   are EventStoreDB event ids, so the server acknowledges a repeated append without writing
- *   (`deduplicated` is therefore always false; with `any` only best effort, docs "Idempotence").
- *   A wrong expected version carries the actual revision, never `currentEvents`. Appends of more
- *   than one event read their events back (`firstGlobalPosition`; a repeat the server matched out
- *   of order under `any` is refused).
- * - readAll: `$all`, filtered to the ledger's prefixes, positions = commit positions
- *   (read-all-filtered.ts).
- * - transient failures are retried where safe (transient-retry.ts), else 503.
- * - `streamId` aliases live in streams of their own (stream-alias.ts).
+ * `@eventstore/db-client` (docs/eventstoredb.md "How the ledger uses EventStoreDB"). Differences
+ * from the SQL stores: the server acknowledges a repeated append without writing, so
+ * `deduplicated` is always false; a wrong expected version never carries `currentEvents`.
  *
  * Needs EventStoreDB 22.6 or later (event positions on stream reads). Create it with {@link open}.
  */
@@ -120,8 +110,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * Runs the requests concurrently, except that requests to the same stream run one after the
-   * other in request order (so each sees the previous one's result, as in the SQL stores).
+   * Runs the requests concurrently; requests to one stream run in request order, as in the SQL stores.
    * @throws the first error that is not a WrongExpectedVersionError (other requests may have been
    *   written); TypeError/RangeError before anything is sent.
    */
@@ -163,8 +152,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * Sets the stream's `$tb` (see stream-retention.ts): stream reads skip the events below
-   * `revision` at once; `$all` reads keep returning them until a scavenge removes them.
+   * Sets the stream's `$tb`: `$all` reads keep returning the events until a scavenge removes them.
    * @returns -1n (EventStoreDB does not count them).
    */
   truncateBefore(streamName: string, revision: bigint): Promise<bigint> {
@@ -187,10 +175,7 @@ export class EventStoreDbEventStore implements EventStore {
     return setStreamMaxAge(this.#client, this.#run, streamName, maxAgeSeconds);
   }
 
-  /**
-   * Registers `release`, run when this store closes (after the client): the read-model database an
-   * EventStoreDB deployment keeps beside it lives and dies with the store (create-ledger-app.ts).
-   */
+  /** Registers `release`, run when this store closes (the read-model database beside it). */
   releaseOnClose(release: () => Promise<void>): void {
     this.#releases.push(release);
   }

@@ -3,10 +3,7 @@ import { AUDIT_STREAM_PREFIX, OPERATION_STREAM_PREFIX } from '../../ledger/opera
 /** The ledger's streams: decision streams and their companion audit streams. */
 export const LEDGER_STREAM_PREFIXES: readonly string[] = [OPERATION_STREAM_PREFIX, AUDIT_STREAM_PREFIX];
 
-/**
- * When and how often a call that failed with a transient error (UNAVAILABLE, DEADLINE_EXCEEDED,
- * not leader, server-side timeout, or our own timeout) is tried again. Delays in milliseconds.
- */
+/** How often a call that failed with a transient error is tried again. Delays in ms. */
 export interface RetryPolicy {
   /** Attempts in total, the first one included. @defaultValue 4 */
   readonly attempts: number;
@@ -18,22 +15,11 @@ export interface RetryPolicy {
 
 /** Options of {@link EventStoreDbEventStore.open}. */
 export interface EventStoreDbOptions {
-  /**
-   * EventStoreDB connection string (https://developers.eventstore.com/clients/grpc/#connection-string):
-   * `esdb://host:2113?tls=false` for an insecure single node, `esdb://user:pass@host:2113` with TLS,
-   * `esdb://n1:2113,n2:2113,n3:2113` or `esdb+discover://cluster.dns:2113` for a cluster (gossip
-   * finds the leader; writes go to the leader).
-   */
+  /** EventStoreDB connection string (https://developers.eventstore.com/clients/grpc/#connection-string). */
   readonly connectionString: string;
-  /**
-   * Streams `readAll` and append wake-ups cover, by name prefix. @defaultValue
-   * {@link LEDGER_STREAM_PREFIXES}. Tests use their own prefix.
-   */
+  /** Streams `readAll` and append wake-ups cover, by name prefix. @defaultValue {@link LEDGER_STREAM_PREFIXES} */
   readonly streamPrefixes?: readonly string[];
-  /**
-   * Time one attempt of a call may take, ms: the gRPC deadline of appends, and a client-side
-   * timer on reads (the client reads without a deadline). @defaultValue 10000
-   */
+  /** Time one attempt of a call may take, ms (reads: a client-side timer). @defaultValue 10000 */
   readonly timeoutMs?: number;
   /** Retries of transient failures (see {@link RetryPolicy}). */
   readonly retry?: Partial<RetryPolicy>;

@@ -13,20 +13,13 @@ const MIN_PAGE = 64;
 const MAX_PAGE = 4096;
 
 /**
- * `readAll` of the port on EventStoreDB: events of `$all` with commit position > `after`, in log
- * order, at most `limit`, keeping only the ledger's streams (`prefixes`) and no system events
- * (types starting with `$`, as the client's `excludeSystemEvents` filter).
+ * `readAll` of the port on EventStoreDB: events of `$all` after commit position `after`, only the
+ * ledger's streams and no system events. EventStoreDB assigns positions in commit order (one
+ * writer appends to the log), so a checkpoint never skips a late commit. `$all` reads include
+ * their start position, so the event at `after` is skipped here.
  *
- * Positions: the port's checkpoint is the commit position; events appended through gRPC have
- * commit = prepare (see toRecordedEvent), so a read resumes at `{ commit: after, prepare: after }`
- * — `$all` reads are inclusive of that position, so the event at `after` itself is skipped.
- * `after` must be -1n (the start) or a `globalPosition` this store returned. EventStoreDB assigns
- * positions in commit order (one writer appends to the log), so a checkpoint never skips a late
- * commit, as the port requires.
- *
- * Filtering happens here: the 6.x client reads `$all` without a server-side filter (it offers
- * filters on subscriptions only). Pages are read until `limit` events matched or `$all` ends, so
- * the cost grows with events of other streams in between; run the ledger on its own database.
+ * Filtering happens here (the 6.x client filters subscriptions only), so the cost grows with other
+ * streams' events: run the ledger on its own database.
  */
 export async function readAllFiltered(
   client: EventStoreDBClient,

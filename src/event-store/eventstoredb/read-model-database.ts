@@ -15,13 +15,9 @@ export interface ReadModelDatabase {
 }
 
 /**
- * Opens the database that keeps read models, projection checkpoints and API keys when the events
- * live in EventStoreDB (docs/eventstoredb.md "How the ledger uses EventStoreDB"): PostgreSQL at
- * `databaseUrl` when set — shared by every ledger instance, so projections fail over and keys are
- * the same everywhere — else embedded PGlite in `dataDir` (one instance only). The executors are
- * the SQL stores' own (PgPoolExecutor, PgliteExecutor), so modules that need PostgreSQL features
- * (LISTEN, advisory locks) recognise them. No event tables are created here; modules install
- * their own schemas.
+ * Opens the database of read models, checkpoints and API keys when the events live in EventStoreDB
+ * (docs/eventstoredb.md "How the ledger uses EventStoreDB"): PostgreSQL at `databaseUrl`, else
+ * embedded PGlite in `dataDir` (one instance only). No event tables are created here.
  * @throws EventStoreUnavailableError when PostgreSQL cannot be reached (the pool is closed again).
  */
 export async function openReadModelDatabase(config: LedgerConfig): Promise<ReadModelDatabase> {

@@ -17,11 +17,7 @@ export interface EventToWrite {
 /** Positions at or above this are the "no position" marker (2^64-1) of servers before 22.6. */
 const NO_POSITION = 2n ** 63n;
 
-/**
- * The event as the client sends it: a JSON event (`content-type: application/json`) whose
- * EventStoreDB event id IS the port's id — the ledger's UUID — so a retried append carries the
- * same ids and the server can recognise it (docs "Idempotence").
- */
+/** A JSON event whose id IS the ledger's UUID, so the server recognises a retry (docs "Idempotence"). */
 export function toEventData(event: EventToWrite): EventData {
   return jsonEvent({
     id: event.id,
@@ -32,10 +28,8 @@ export function toEventData(event: EventToWrite): EventData {
 }
 
 /**
- * A stored event in the port's shape. `globalPosition` is the event's commit position in the
- * transaction log: for events appended through gRPC (implicit transactions) commit = prepare =
- * the event's own log position, unique and increasing in `$all` order, so the commit position
- * alone identifies the event and orders it. `recordedAt` is the server's `created` timestamp.
+ * A stored event in the port's shape. `globalPosition` is its commit position: for gRPC appends
+ * commit = prepare, so it alone identifies and orders the event.
  * @throws Error when the event has no usable position (servers before 22.6 send none on stream
  *   reads), was written in an explicit transaction (commit ≠ prepare; legacy TCP API), or is not
  *   a JSON object (never written by the ledger).

@@ -29,13 +29,9 @@ export function fromClientCurrentRevision(current: CurrentRevision): bigint | ty
 }
 
 /**
- * The port's error for a refused append. With a concrete revision or `no_stream` it is the port's
- * {@link WrongExpectedVersionError}: `expected` is what this append sent (servers echo `no_stream`
- * on the Append RPC as revision 2^64-1, so the echo is not used), `actual` the stream's current
- * revision from the answer; `currentEvents` stays undefined — EventStoreDB's answer carries only
- * the revision, and the ledger re-reads. With `any` there is no revision to be wrong about: the
- * server refuses such an append only when some of its event ids are already in the stream but not
- * all ("corrupted idempotency", docs "Idempotence"), which is an {@link EventIdConflictError}.
+ * The port's error for a refused append: {@link WrongExpectedVersionError} with what this append
+ * sent (servers echo `no_stream` as 2^64-1); with `any`, the server refuses only a partial id
+ * match (docs "Idempotence"), an {@link EventIdConflictError}.
  */
 export function toPortAppendError(
   streamName: string,

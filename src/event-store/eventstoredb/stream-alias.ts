@@ -27,20 +27,13 @@ export function aliasStreamName(streamId: string): string {
 }
 
 /**
- * The stream-id aliases of {@link EventStore.findStreamName} on EventStoreDB. EventStoreDB has no
- * secondary index to look a stream up by another id, so each alias is a stream of its own,
- * `ledger-stream-id-<uuid>`, holding one event that names the stream.
+ * The stream-id aliases of {@link EventStore.findStreamName} on EventStoreDB, which has no
+ * secondary index: each alias is a stream of its own holding one event that names the stream.
  *
- * The alias is written BEFORE the stream's first events, with expected revision `no_stream` and an
- * event id derived from (stream id, stream name) — UUID v5 — so that:
- * - a repeat for the same stream (a concurrent first claim, a retry) is acknowledged by the server
- *   as the same append, without writing (docs "Idempotence": the ids match from revision 0);
- * - another stream claiming the same id gets a wrong expected version, and nothing of it is
- *   written (the caller's events are not appended);
- * - if the process dies between the two appends, the alias names a stream that does not exist
- *   yet (reading it gives `[]`, an unknown operation), and the client's retry appends the alias
- *   again — acknowledged — and then the events. Events written first would leave a stream no
- *   alias finds, which a retry would not repair.
+ * The alias is written BEFORE the stream's first events, with `no_stream` and a UUID v5 event id
+ * of (stream id, stream name): a repeat is acknowledged without writing (EventStoreDB docs
+ * "Idempotence"), another stream claiming the id is refused, and a crash between the two appends
+ * leaves an alias the retry repairs — events written first would leave a stream no alias finds.
  */
 export class StreamAliases {
   private readonly known = new Map<string, string>();

@@ -19,11 +19,9 @@ const CONFLICT_ATTEMPTS = 5;
 export type RawStreamMetadata = Record<string, unknown>;
 
 /**
- * Updates the metadata of `streamName` (docs "Stream metadata"): reads the last `$metadata` event
- * of the metastream `$$<streamName>`, applies `change` to it, and appends the result with the
- * metastream's revision as expected revision — so concurrent updates of different keys never
- * overwrite each other (a conflict re-reads, up to {@link CONFLICT_ATTEMPTS} times). The append
- * carries one event id across retries, so a retry after a lost answer is acknowledged, not doubled.
+ * Updates the metadata of `streamName` (docs "Stream metadata") by read-change-append at the
+ * metastream's revision, so concurrent updates of different keys never overwrite each other; one
+ * event id across retries, so a retry after a lost answer is not doubled.
  * @throws Error after repeated conflicts; EventStoreUnavailableError.
  */
 export async function updateStreamMetadata(

@@ -29,9 +29,8 @@ export async function setStreamMaxAge(
 }
 
 /**
- * The port's `truncateBefore` on EventStoreDB: sets `$tb` ("truncate before") of `streamName` to
- * `revision`, never lowering it (a lower `$tb` would bring back unscavenged events). The stream's
- * revision is unchanged, so appends with an expected revision go on as before.
+ * The port's `truncateBefore` on EventStoreDB: sets `$tb`, never lowering it (a lower `$tb` would
+ * bring back unscavenged events).
  * @returns -1n: EventStoreDB does not say how many events a `$tb` hides.
  * @throws RangeError for a negative or non-bigint revision; EventStoreUnavailableError.
  */

@@ -15,12 +15,9 @@ export class AttemptTimeoutError extends Error {
 }
 
 /**
- * True for failures after which the same call may succeed: the node is unavailable or restarting
- * (gRPC UNAVAILABLE, a dropped connection), the deadline passed (DEADLINE_EXCEEDED), the server
- * timed the write out (ABORTED: prepare/commit timeout) or cancelled a call, the node is not the
- * leader (the client reconnects to the leader it names — EventStoreDB docs, "Leader election"),
- * no cluster member could be discovered, or our own attempt timer fired. For a write, every one of
- * these leaves its outcome unknown: it may have been applied.
+ * True for failures after which the same call may succeed (unavailable, deadline, write timeout,
+ * not leader — EventStoreDB docs "Leader election", no member discovered, our own timer). For a
+ * write, every one leaves its outcome unknown: it may have been applied.
  */
 export function isTransient(error: unknown): boolean {
   return (
@@ -55,10 +52,8 @@ export interface AttemptContext {
 }
 
 /**
- * Runs `attempt` within `timeoutMs`, trying again after transient failures while `call.safe` and
- * attempts are left, with exponential backoff and jitter. Attempts and pauses together stay within
- * the running work's store deadline (common/store-deadline.ts). Non-transient errors (wrong
- * expected version, access denied, malformed requests) pass through unchanged.
+ * Runs `attempt` within `timeoutMs`, retrying transient failures while `call.safe`, with backoff
+ * and jitter, within the running work's store deadline. Other errors pass through unchanged.
  * @throws EventStoreUnavailableError when a transient failure is final (the caller answers 503);
  *   StoreDeadlineError once the store deadline has passed.
  */

@@ -9,10 +9,7 @@ export class DataDirInUseError extends Error {
 /** Name of the lock file inside the data directory: holds the owner's PID. */
 export const LOCK_FILE = 'ledger.pid';
 
-/**
- * True for the lock file and the short-lived files taking it creates (`ledger.pid.<pid>.<random>`
- * drafts, `ledger.pid.takeover`): the process's, not the database's (backups leave them out).
- */
+/** True for the lock file and the drafts taking it creates: the process's, not the database's. */
 export function isLockFile(name: string): boolean {
   return name === LOCK_FILE || name.startsWith(`${LOCK_FILE}.`);
 }
@@ -36,20 +33,14 @@ const SETTLE_MS = 2_000;
 const UNWRITTEN_GRACE_MS = 2_000;
 
 /**
- * Takes the embedded store's data directory for this process: PGlite has one connection and no
- * cross-process locking, and two processes on one directory each grant the same claim and then
- * corrupt the files.
+ * Takes the embedded store's data directory for this process: PGlite has no cross-process
+ * locking, and two processes on one directory each grant the same claim and corrupt the files.
  *
- * `<dir>/ledger.pid` holds the owner's pid. It is never seen empty: the pid is written to a
- * private file first and hard-linked into place (link(2) fails with EEXIST if the name exists, the
- * same atomic create-if-absent as O_EXCL, but with the content already there). A file left by a
- * dead process (kill -9) is taken over, and so is one holding this process's own pid that this
- * process did not write (the same pid in a later incarnation, as a container's pid 1). A takeover
- * happens under `<dir>/ledger.pid.takeover`, taken the same way, and only if the lock file still
- * holds what was judged stale — so of several processes starting together on a stale lock exactly
- * one wins. A takeover lock whose own holder died is removed (that needs a process killed inside
- * the few microseconds of a takeover and another starting then), and so is one older than 2 s
- * whatever its pid (a takeover lasts microseconds; the pid may belong to another process now).
+ * `<dir>/ledger.pid` holds the owner's pid, never seen empty: it is written to a private file and
+ * hard-linked into place (link(2) is create-if-absent like O_EXCL, with the content already there).
+ * A file left by a dead process is taken over under `<dir>/ledger.pid.takeover`, taken the same
+ * way, and only if the lock file still holds what was judged stale — so of several processes
+ * starting on a stale lock exactly one wins. A takeover lock older than 2 s was left by a crash.
  * @returns a function releasing the directory (idempotent).
  * @throws DataDirInUseError naming the directory and the process holding it, or saying that the
  *   lock did not settle within 2 s.
@@ -163,7 +154,6 @@ function ageMs(file: string): number {
   }
 }
 
-/** Removes `file` if it still holds exactly `content`. */
 function unlinkIfHolding(file: string, content: string): void {
   try {
     if (readFileSync(file, 'utf8').trim() === content) unlinkSync(file);

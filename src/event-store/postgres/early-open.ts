@@ -10,24 +10,16 @@ import { RESTORE_MARKER } from './restore-marker.js';
 export interface OpenAhead {
   /** Releases the data directory's lock (what `lockDataDir` returned). */
   readonly unlock: () => void;
-  /**
-   * Settles with the running instance once the initdb template is copied in (a new directory)
-   * and PGlite started on its thread; rejects with the copy's or the start's error.
-   */
+  /** Settles with the running instance; rejects with the copy's or the start's error. */
   readonly opened: Promise<PgliteThread>;
 }
 
 const ahead = new Map<string, OpenAhead>();
 
 /**
- * Starts opening the embedded data directory before the application's modules load (main.ts):
- * a new directory gets its copy of the initdb template on the thread pool, then PGlite starts on
- * its worker thread ({@link PgliteThread}) — both while the main thread loads and compiles the
- * modules (docs/decisions.md "Start-up"). It locks the directory first (only the process holding
- * the lock opens it) and does nothing — leaving every refusal to `openPglite`, which repeats each
- * check — when the volume is nearly full, another process holds the lock, or a restore was cut
- * short there. `openPglite` takes the lock and the instance over ({@link takeOpenedAhead}); a
- * failure of the copy or the start surfaces there. Never throws.
+ * Starts opening the embedded data directory while the main thread loads the modules
+ * (docs/decisions.md "Start-up"). Locks it first, and leaves every refusal to `openPglite`, which
+ * repeats each check and takes the lock and the instance over. Never throws.
  */
 export function openAhead(options: {
   dataDir: string;
@@ -50,10 +42,7 @@ export function openAhead(options: {
   ahead.set(dataDir, { unlock, opened });
 }
 
-/**
- * The lock and instance {@link openAhead} started for `dataDir`, handed over once (the caller now
- * owns the lock and the instance), or undefined.
- */
+/** The lock and instance {@link openAhead} started for `dataDir`, handed over once, or undefined. */
 export function takeOpenedAhead(dataDir: string): OpenAhead | undefined {
   const key = resolve(dataDir);
   const taken = ahead.get(key);

@@ -6,9 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 export const MIB = 1024 * 1024;
 
 /**
- * Free space the embedded store keeps in reserve by default (LEDGER_DISK_RESERVE_MIB): below it,
- * writes are refused (503) so that PGlite never meets a full disk — it cannot survive one. One
- * WAL segment (16 MiB) plus room for the data files to grow meanwhile.
+ * Default reserve (LEDGER_DISK_RESERVE_MIB): below it writes are refused, because PGlite cannot
+ * survive a full disk. One WAL segment plus room for the data files to grow.
  */
 export const DEFAULT_DISK_RESERVE_BYTES = 24 * MIB;
 
@@ -45,11 +44,7 @@ function existingAncestor(path: string): string {
 /** Whole MiB, rounded down, for messages. */
 export const mib = (bytes: number) => Math.floor(bytes / MIB);
 
-/**
- * Free space PGlite needs to start in `dataDir` and then take writes: a new directory
- * {@link NEW_DATA_DIR_BYTES} + reserve (64 MiB by default), an existing one
- * {@link RECOVERY_BYTES} + reserve (40 MiB).
- */
+/** Free space PGlite needs to start in `dataDir` and then take writes (the reserve included). */
 export function bytesNeededToOpen(dataDir: string, reserveBytes: number): number {
   const existing = existsSync(join(dataDir, 'PG_VERSION'));
   return (existing ? RECOVERY_BYTES : NEW_DATA_DIR_BYTES) + reserveBytes;
@@ -61,8 +56,7 @@ export class InsufficientStorageError extends Error {
 }
 
 /**
- * Refuses to start PGlite on a nearly full volume — it would fail half-way (`PGlite failed to
- * initialize properly`) or start and meet a full disk at once.
+ * Refuses to start PGlite on a nearly full volume, where it would fail half-way.
  * @throws InsufficientStorageError with one line naming the free space found and needed.
  */
 export function assertRoomToOpen(dataDir: string, reserveBytes: number): void {

@@ -16,11 +16,8 @@ export function pgliteVersion(): string {
 }
 
 /**
- * Where the build keeps a freshly initialised cluster for PGlite `version`: `pglite-<version>-initdb`
- * in the build's `dist/` directory — the nearest ancestor of `from` (this module's directory by
- * default) named `dist`, so that the compiled modules (`dist/src/…`) and the server bundle
- * (`dist/server/`) find the same one. Beside the sources (no `dist` ancestor) it is `from` itself,
- * where there is none.
+ * Where the build keeps a fresh cluster for PGlite `version`: in the nearest `dist` ancestor of
+ * `from`, so compiled modules and the server bundle find the same one.
  */
 export function initdbTemplateDir(
   version: string = pgliteVersion(),
@@ -32,14 +29,10 @@ export function initdbTemplateDir(
 }
 
 /**
- * Makes a NEW data directory (no `PG_VERSION` yet) a fresh cluster by copying
- * {@link initdbTemplateDir} into it, when the build wrote one for the installed PGlite. A
- * directory that holds a cluster is left alone; one a cut-short copy left behind (no
- * `PG_VERSION`) is copied into again, overwriting. `PG_VERSION`, what marks a cluster, goes last.
- * The files are copied a few at a time by libuv's thread pool, so the main thread goes on: a
- * start runs it while the application's modules load (see early-open.ts). A plain walk: Node
- * 20's `cpSync` spends time on checks this copy does not need (no links, no devices;
- * docs/decisions.md "Start-up").
+ * Makes a NEW data directory (no `PG_VERSION`) a fresh cluster by copying {@link initdbTemplateDir}
+ * into it (docs/decisions.md "A new embedded data directory starts as a copy of a fresh cluster the
+ * build ships"). `PG_VERSION`, what marks a cluster, goes last, so a cut-short copy is redone.
+ * Asynchronous, so it runs while the modules load (docs/decisions.md "Start-up").
  * @returns whether it copied. @throws (rejects with) the file-system error of the copy.
  */
 export async function seedFromInitdbTemplate(

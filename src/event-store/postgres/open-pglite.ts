@@ -35,17 +35,10 @@ export interface OpenedPglite {
 }
 
 /**
- * Opens PGlite. For a data directory on disk it first refuses a nearly full volume
- * (`assertRoomToOpen`), locks the directory for this process (`ledger.pid`), and guards the
- * executor: writes are refused below the reserve, and after a storage failure the directory is
- * reopened by itself once there is room (docs/production.md "Disk space"); and it checkpoints
- * whenever 64 MiB of WAL accumulated ({@link WalCheckpoints}: PGlite has no checkpointer). PGlite
- * on a data directory runs on a worker thread ({@link PgliteThread}), off the request thread; in
- * memory (tests) it runs in this thread.
- * A directory a restore was killed in the middle of is refused (`restore-in-progress`). A new
- * directory starts as a copy of the build's fresh cluster when it has one (`seedFromInitdbTemplate`),
- * or — for any directory — takes over the lock and the instance main.ts started opening
- * (`openAhead`).
+ * Opens PGlite. A data directory on disk is locked for this process, refused when its volume is
+ * nearly full or a restore was killed in it, guarded (docs/production.md "Disk space"),
+ * checkpointed every 64 MiB of WAL (PGlite has no checkpointer) and run on a worker thread
+ * ({@link PgliteThread}); in memory (tests) it runs in this thread.
  * @throws InsufficientStorageError (one line naming the free space needed); DataDirInUseError;
  *   IncompleteRestoreError; the PGlite start-up error.
  */
@@ -65,8 +58,6 @@ export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPgli
   let db: PgliteThread | undefined;
   try {
     assertNoIncompleteRestore(dataDir);
-    // A new directory starts as a copy of the build's fresh cluster when there is one (see
-    // initdb-template.ts); a dump to load, when given, is what it starts from instead.
     if (ahead) db = await ahead.opened;
     else {
       if (!options.loadDataDir)
@@ -92,7 +83,6 @@ export async function openPglite(options: OpenPgliteOptions): Promise<OpenedPgli
         try {
           await executor.close();
         } finally {
-          // ends the thread also when close left the instance alone (stopped, or too little space)
           await current.terminate();
           unlock();
         }

@@ -32,11 +32,9 @@ function aim(client: pg.Client, host: PostgresHost): void {
 const label = (h: PostgresHost) => `${h.host.includes(':') ? `[${h.host}]` : h.host}:${h.port}`;
 
 /**
- * The server a multi-host DATABASE_URL currently points at (docs/production-ha.md). Like libpq,
- * hosts are tried in the order given and the first one that accepts a session fitting
- * `target_session_attrs` wins; it is remembered until a connection to it fails, then the next
- * connection probes the list again (a promoted standby is found without a restart). Concurrent
- * look-ups share one probe.
+ * The server a multi-host DATABASE_URL currently points at (docs/production-ha.md): like libpq,
+ * the first host fitting `target_session_attrs` wins, remembered until a connection to it fails,
+ * so a promoted standby is found without a restart.
  */
 export class PgHostTarget {
   private current: PostgresHost | null = null;
@@ -119,8 +117,7 @@ function clientFor(target: PgHostTarget): typeof pg.Client {
       const stream = (this.connection as unknown as { stream?: { destroyed?: boolean } }).stream;
       if (stream?.destroyed) throw new Error('Connection terminated due to connection timeout');
       aim(this, host);
-      // A session to this host that breaks later (server stopped, failover) makes the next
-      // connection probe the list again. The listener also keeps such an error from crashing.
+      // A session that breaks later (failover) makes the next connection probe the list again.
       this.on('error', () => target.forget(host));
       try {
         await super.connect();
@@ -151,9 +148,7 @@ export interface PgConnectionSettings {
 /**
  * Connection settings for `pg` from a libpq URL that may name several hosts
  * (`postgresql://h1:5432,h2:5432/db?target_session_attrs=read-write`). `pg` has no multi-host
- * support, so the returned `Client` class picks the host ({@link PgHostTarget}); pass it to
- * `pg.Pool` as `Client` and build dedicated sessions with {@link newSession}. A plain single-host
- * URL gets pg's own client, unchanged.
+ * support, so the returned `Client` class picks the host ({@link PgHostTarget}).
  * @param extra further pool/client settings the probe sessions share (timeouts, TLS, options).
  * @throws PostgresUrlError for a malformed URL (loadConfig checks DATABASE_URL earlier).
  */
@@ -168,11 +163,7 @@ export function pgConnectionSettings(
   return { connectionString: single, Client: clientFor(target) };
 }
 
-/**
- * A dedicated (not pooled) session with `config`, e.g. a pool's `options` plus overrides: it uses
- * the pool's host-targeting `Client` class when there is one, so LISTEN sessions and advisory-lock
- * sessions follow a failover like pooled connections do.
- */
+/** A dedicated (not pooled) session that follows a failover like pooled connections do. */
 export function newSession(config: pg.ClientConfig & { Client?: unknown }): pg.Client {
   const { Client, ...rest } = config;
   const SessionClient = typeof Client === 'function' ? (Client as typeof pg.Client) : pg.Client;

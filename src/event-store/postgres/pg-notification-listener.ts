@@ -16,10 +16,8 @@ export interface PgNotificationListenerOptions {
 }
 
 /**
- * LISTENs on one channel over a dedicated PostgreSQL session (never a pooled connection, which
- * would lose the LISTEN when returned). When the session drops it reconnects with exponential
- * backoff and calls `onNotify('')` once connected again, so a reader re-checks what it may have
- * missed. Errors are never thrown to the caller: a lost wake-up only means waiting for the poll.
+ * LISTENs on one channel over a dedicated session (a pooled one would lose the LISTEN). After a
+ * reconnect it calls `onNotify('')`, so a reader re-checks what it may have missed. Never throws.
  */
 export class PgNotificationListener {
   private client: pg.Client | null = null;

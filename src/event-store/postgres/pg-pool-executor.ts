@@ -47,10 +47,8 @@ abstract class PgStatements {
   }
 
   /**
-   * Runs `call`, waiting no longer than the store deadline of the running work (StoreDeadlineError,
-   * common/store-deadline.ts; `abandon` gets what `call` still brings after that). A storage
-   * failure (SQLSTATE class 53) is noted for readiness and rethrown as StorageUnavailableError
-   * naming it (503 with that reason); other failures go through `toUnavailableError`.
+   * Runs `call` within the running work's store deadline (`abandon` gets what `call` brings after
+   * it). A storage failure (SQLSTATE class 53) is noted for readiness.
    */
   protected async run<T>(call: () => Promise<T>, abandon?: (late: Promise<T>) => void): Promise<T> {
     try {
@@ -72,13 +70,9 @@ abstract class PgStatements {
 }
 
 /**
- * {@link SqlExecutor} over a pg `Pool`: each query borrows a connection; `transaction` holds one
- * connection for BEGIN … COMMIT (with `statementTimeoutMs`, its statements may run that long).
- * No wait — for a pooled connection, connecting, each statement — outlasts the running work's
- * store deadline (common/store-deadline.ts), and no statement starts after it; an abandoned
- * statement still runs to its end on its connection (bounded by the pool's `query_timeout`).
- * Connection failures and timeouts become
- * `EventStoreUnavailableError`; a connection that failed is destroyed, not returned to the pool.
+ * {@link SqlExecutor} over a pg `Pool`. No wait outlasts the running work's store deadline
+ * (common/store-deadline.ts); an abandoned statement still runs to its end on its connection
+ * (bounded by `query_timeout`). A connection that failed is destroyed, not returned to the pool.
  */
 export class PgPoolExecutor extends PgStatements implements SqlExecutor {
   constructor(
@@ -111,9 +105,8 @@ export class PgPoolExecutor extends PgStatements implements SqlExecutor {
       longMs === undefined ? undefined : longMs + LONG_READ_GRACE_MS,
     );
     let broken: unknown;
-    // A checked-out client has no pool error listener: a connection dropped between statements
-    // (PostgreSQL restarting, 57P01) would emit an unhandled 'error' and crash the process. Keep
-    // it; the next statement fails and the client is released as broken.
+    // A checked-out client has no pool error listener: a dropped connection's 'error' would crash
+    // the process. The next statement fails and the client is released as broken.
     const onError = (error: Error) => (broken = error);
     client.on('error', onError);
     try {

@@ -7,12 +7,7 @@ import type { PgliteExecutor } from './pglite-executor.js';
 export interface PgliteEventStoreOptions {
   /** Directory of the database files (created if missing); in memory when omitted. */
   readonly dataDir?: string;
-  /**
-   * A data-directory dump to start a NEW database from (PGlite `loadDataDir`: a tar from
-   * `dumpDataDir()`), instead of running initdb (seconds of CPU); the schema is still installed or
-   * upgraded. PGlite refuses it when `dataDir` already holds a database. Tests restore a freshly
-   * initialised cluster this way (test/support/pglite-snapshot.ts).
-   */
+  /** A `dumpDataDir()` tar to start a NEW database from instead of running initdb. */
   readonly loadDataDir?: Blob;
   /** Free space kept in reserve on the data directory's volume, bytes (writes 503 below it); default 24 MiB. */
   readonly diskReserveBytes?: number;
@@ -21,10 +16,8 @@ export interface PgliteEventStoreOptions {
 }
 
 /**
- * The embedded event store: PostgreSQL 18 in WebAssembly (PGlite), same schema and SQL as
- * {@link PostgresEventStore}, for `npm start` with nothing installed. One connection: statements
- * are serialised, so concurrent appends queue instead of racing (results are the same).
- * Create it with {@link PgliteEventStore.open} / {@link createPgliteEventStore}.
+ * The embedded event store: PostgreSQL in WebAssembly (PGlite), same schema and SQL as
+ * {@link PostgresEventStore}. One connection: concurrent appends queue instead of racing.
  */
 export class PgliteEventStore extends SqlEventStore {
   private constructor(
@@ -40,10 +33,7 @@ export class PgliteEventStore extends SqlEventStore {
   }
 
   /**
-   * Starts PGlite and installs or upgrades the schema. A data directory is locked for
-   * this process first (`ledger.pid`), so a second ledger or the key CLI cannot open it at the same
-   * time, and its volume is guarded (`openPglite`: refused below the free space it needs, writes
-   * 503 below the reserve, reopened by itself after a storage failure).
+   * Starts PGlite (`openPglite`: locked for this process, volume guarded) and installs the schema.
    * @throws InsufficientStorageError naming the free space needed; DataDirInUseError when another
    *   live process holds the directory; the PGlite start-up error (e.g. an unreadable directory).
    */

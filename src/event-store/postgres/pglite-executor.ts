@@ -17,15 +17,13 @@ export interface StorageLog {
 /** Options of {@link PgliteExecutor}. */
 export interface PgliteExecutorOptions {
   /**
-   * Free-space guard of the data directory's volume: while it is {@link StorageGuard.low}, every
-   * transaction is read-only (`default_transaction_read_only`), so reads are served and writes
-   * fail at once with {@link StorageUnavailableError} (SQLSTATE 25006 → 503 `store-unavailable`).
+   * Free-space guard: while {@link StorageGuard.low}, transactions are read-only, so writes fail at
+   * once with {@link StorageUnavailableError} (503) and reads are served.
    */
   readonly guard?: StorageGuard;
   /**
-   * Opens the same data directory again. After a storage failure the instance is never called
-   * again (a PGlite that failed a WAL write spins on its next call); with `guard` and `reopen`
-   * the executor reopens it once {@link StorageGuard.roomToReopen}, and serves again.
+   * Opens the same data directory again. A PGlite that failed a WAL write spins on its next call,
+   * so it is never called again; with `guard`, it is reopened once {@link StorageGuard.roomToReopen}.
    */
   readonly reopen?: () => Promise<PgliteConnection>;
   /** How often a stopped instance is retried, ms. @defaultValue 1000 */
@@ -37,15 +35,10 @@ export interface PgliteExecutorOptions {
 const READ_ONLY_TRANSACTION = '25006';
 
 /**
- * {@link SqlExecutor} over one PGlite instance ({@link PgliteConnection}: in this thread, or on a
- * worker thread for a data directory, see `PgliteThread`) — a single connection, so statements and
- * transactions are serialised here, in call order: while `transaction` runs, other calls wait.
- * The executor owns that order (instead of PGlite's own queue) so that no call ever reaches an
- * instance that failed: after a storage failure ({@link storageFailureOf}: disk full, PANIC, a
- * WebAssembly abort) every call fails at once with {@link StorageUnavailableError} until
- * `options.reopen` brought a new instance. Other "cannot reach" failures (a closed instance)
- * give `EventStoreUnavailableError`; database errors pass through with their SQLSTATE. PGlite has
- * no statement timeout, so transaction options change nothing.
+ * {@link SqlExecutor} over one PGlite instance: a single connection, so calls are serialised here
+ * in call order. The executor owns that order (not PGlite's queue) so that no call reaches an
+ * instance that failed: after a storage failure ({@link storageFailureOf}) every call fails at once
+ * with {@link StorageUnavailableError} until `options.reopen` brought a new instance.
  */
 export class PgliteExecutor implements SqlExecutor {
   #db: PgliteConnection;
@@ -99,10 +92,7 @@ export class PgliteExecutor implements SqlExecutor {
     });
   }
 
-  /**
-   * Runs `fn` with the instance to itself: no other statement runs meanwhile (a consistent
-   * `dumpDataDir`). Fails like a statement while the instance is stopped or closed.
-   */
+  /** Runs `fn` with the instance to itself (a consistent `dumpDataDir`). */
   runExclusive<T>(fn: (db: PgliteConnection) => Promise<T>): Promise<T> {
     return this.#exclusive((db) => this.call(() => fn(db)));
   }
@@ -113,10 +103,7 @@ export class PgliteExecutor implements SqlExecutor {
     return this.o.guard?.low ? this.o.guard.lowReason() : undefined;
   }
 
-  /**
-   * The volume's free space measured now, with the reserve and what a restart needs
-   * ({@link StorageGuard.bytesToReopen}); undefined without a guard (in memory).
-   */
+  /** Undefined without a guard (in memory). */
   async freeSpace(): Promise<FreeSpace | undefined> {
     const guard = this.o.guard;
     if (!guard) return undefined;
@@ -125,12 +112,9 @@ export class PgliteExecutor implements SqlExecutor {
   }
 
   /**
-   * Waits for the calls queued so far, stops the guard, and closes the instance (PGlite writes a
-   * shutdown checkpoint) — unless it is stopped after a storage failure, or the volume has less
-   * than {@link RECOVERY_BYTES} free (the checkpoint could meet a full disk, and PGlite would spin
-   * instead of exiting): it is left alone then, and the next start recovers from the WAL, which
-   * holds every committed transaction. Later calls fail with `EventStoreUnavailableError`.
-   * Idempotent.
+   * Waits for queued calls, then closes the instance (a shutdown checkpoint) — unless it is stopped,
+   * or less than {@link RECOVERY_BYTES} are free: a checkpoint meeting a full disk makes PGlite spin
+   * instead of exiting, and the WAL holds every committed transaction anyway. Idempotent.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -149,11 +133,7 @@ export class PgliteExecutor implements SqlExecutor {
     await this.#db.close();
   }
 
-  /**
-   * Runs one call on the instance (inside a turn): refuses at once when it is stopped, and maps
-   * failures — a storage failure stops the instance.
-   * @internal for {@link PgliteTransactionExecutor}
-   */
+  /** @internal for {@link PgliteTransactionExecutor}: a storage failure stops the instance. */
   async call<T>(statement: () => Promise<T>): Promise<T> {
     if (this.#stopped) throw new StorageUnavailableError(this.#stoppedReason());
     try {
@@ -216,8 +196,7 @@ export class PgliteExecutor implements SqlExecutor {
       this.o.log?.error(
         `${this.#stoppedReason()}; writes and reads answer 503 until then${reopen && guard ? '' : ' (restart needed)'}`,
       );
-    // measured again first: the disk may have filled within one poll, and the line would name
-    // the free space of before
+    // sampled again: the disk may have filled within one poll
     if (guard) void guard.sample().then(report);
     else report();
     if (!guard || !reopen) return;

@@ -38,11 +38,7 @@ export class PgliteThreadExitedError extends Error {
   override readonly name = 'PgliteThreadExitedError';
 }
 
-/**
- * The thread's script: beside this module in the build (dist/src, and dist/server where the
- * bundle has it as an entry point); Jest runs the TypeScript sources, which a worker thread
- * cannot load, so there it is the build's copy (`npm run build`).
- */
+/** The thread's script, beside this module in the build (under Jest: the build's copy). */
 function threadScript(): URL {
   const beside = new URL('./pglite-thread-worker.js', import.meta.url);
   if (existsSync(beside)) return beside;
@@ -63,12 +59,9 @@ interface Pending {
 }
 
 /**
- * PGlite on a data directory, run on a `worker_threads` worker, beside the request thread instead
- * of on it (docs/decisions.md "The embedded database runs on a worker thread"). Each call is a
- * message to the thread and its reply, run in arrival order. Errors come back with the same name,
- * message and fields (SQLSTATE `code`, `severity`, `constraint`, Emscripten's `errno`), so
- * `storageFailureOf` and `sqlStateOf` read them as they read PGlite's own. The thread keeps the
- * process alive only while a call waits for it.
+ * PGlite on a data directory, run on a `worker_threads` worker (docs/decisions.md "The embedded
+ * database runs on a worker thread"). Calls run in arrival order; errors come back with their
+ * name, message and fields, so they read as PGlite's own.
  */
 export class PgliteThread implements PgliteConnection {
   readonly #worker: Worker;
@@ -91,11 +84,7 @@ export class PgliteThread implements PgliteConnection {
     );
   }
 
-  /**
-   * Starts the thread and opens PGlite on `dataDir` in it (from `loadDataDir` when given: a new
-   * directory only, as PGlite's `loadDataDir`).
-   * @throws the PGlite start-up error (with its fields), or {@link PgliteThreadExitedError}.
-   */
+  /** @throws the PGlite start-up error (with its fields), or {@link PgliteThreadExitedError}. */
   static async open(options: { dataDir: string; loadDataDir?: Blob }): Promise<PgliteThread> {
     const loadDataDir = options.loadDataDir ? await options.loadDataDir.arrayBuffer() : undefined;
     const worker = new Worker(threadScript(), {

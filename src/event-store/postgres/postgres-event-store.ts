@@ -18,47 +18,37 @@ export interface PostgresEventStoreOptions {
   readonly statementTimeoutMs?: number;
   /** Time allowed to open a connection, or to wait for a free one (default 5000). */
   readonly connectionTimeoutMs?: number;
-  /**
-   * Idle connections above {@link keepConnections} are closed after this, ms (default 10000).
-   */
+  /** Idle connections above {@link keepConnections} are closed after this, ms (default 10000). */
   readonly idleTimeoutMs?: number;
   /**
-   * Connections the pool keeps open while idle once it has opened them (pg-pool's `min`;
-   * default: the pool size, so none is closed for being idle). A new connection costs PostgreSQL
-   * tens of milliseconds of CPU before its statements run at full speed — PL/pgSQL compiles the
-   * append functions and the catalog caches fill per session (docs/decisions.md "PostgreSQL
-   * store") — so closing idle ones made every burst after a pause pay that again.
+   * Connections kept open while idle (pg-pool's `min`; default: the pool size). A new session
+   * recompiles the PL/pgSQL functions and refills catalog caches (docs/decisions.md "PostgreSQL
+   * store"), so bursts after a pause would pay that again.
    */
   readonly keepConnections?: number;
   /** `application_name` shown in pg_stat_activity (default `operation-ledger`). */
   readonly applicationName?: string;
-  /**
-   * Group commit of `no_stream` appends (claims): batches running at once and appends per batch
-   * (default {@link groupCommitFor}).
-   */
+  /** Group commit of `no_stream` appends (claims); default {@link groupCommitFor}. */
   readonly groupCommit?: GroupCommitOptions;
 }
 
 /**
- * Default group commit for a pool of `poolSize`: a quarter of the connections, at least one and at
- * most three, write claim batches at once, up to 64 claims each; the rest stay free for reads and
- * other appends. Fewer batches in flight make bigger batches, and more claims/s
- * (docs/decisions.md "PostgreSQL store").
+ * Default group commit for a pool of `poolSize`: a quarter of the connections (1–3) write claim
+ * batches of up to 64; fewer batches in flight make bigger batches (docs/decisions.md "PostgreSQL
+ * store").
  */
 export function groupCommitFor(poolSize: number): GroupCommitOptions {
   return { maxInFlight: Math.min(3, Math.max(1, Math.floor(poolSize / 4))), maxBatchSize: 64 };
 }
 
-/**
- * The production event store: PostgreSQL through a pg `Pool`, on the shared schema.
- * Create it with {@link PostgresEventStore.open}, which installs or upgrades the schema.
- * Unreachable server, refused or dropped connections (`ECONNREFUSED`, `57P01` …), pool and
- * statement timeouts raise `EventStoreUnavailableError`. A client-side query timeout of
- * statement timeout + connection timeout also covers a server that stopped answering.
- */
 /** Least time between two wake-up NOTIFYs of one process under continuous appends, ms. */
 const NOTIFY_MIN_INTERVAL_MS = 10;
 
+/**
+ * The production event store: PostgreSQL through a pg `Pool`, on the shared schema; create it with
+ * {@link PostgresEventStore.open}. Unreachable server, dropped connections and timeouts raise
+ * `EventStoreUnavailableError`.
+ */
 export class PostgresEventStore extends SqlEventStore {
   private constructor(
     private readonly pgExecutor: PgPoolExecutor,
@@ -75,18 +65,12 @@ export class PostgresEventStore extends SqlEventStore {
     );
   }
 
-  /**
-   * Other processes' appends arrive as NOTIFY on {@link APPENDED_CHANNEL}, over one
-   * dedicated session opened on the first subscription and reconnected when it drops.
-   */
   #notifying = false;
   #notifyAgain = false;
 
   /**
-   * Sends `NOTIFY ledger_events_appended` on its own, after the append committed, at most one at a
-   * time: appends arriving while one is in flight fold into one more. Never inside the append's
-   * transaction (see migration 6: that serialised every commit). Failures are ignored — listeners
-   * fall back to polling.
+   * NOTIFY after the commit, one at a time (appends meanwhile fold into one more) — never inside
+   * the append's transaction, which serialises every commit. Failures are ignored: listeners poll.
    */
   protected override signalOtherProcesses(): void {
     if (this.#notifying) {
@@ -141,14 +125,11 @@ export class PostgresEventStore extends SqlEventStore {
       idleTimeoutMillis: options.idleTimeoutMs ?? 10_000,
       min: Math.min(options.keepConnections ?? options.poolSize ?? 10, options.poolSize ?? 10),
       application_name: applicationName,
-      // JIT compiles plans whose estimated cost is high; the set-based append's generic plan
-      // crosses jit_above_cost on a few thousand events and then spends more compiling than
-      // running (docs/decisions.md "PostgreSQL store"). Short OLTP statements never gain from it.
-      // An `options` parameter in the connection string takes precedence over this one.
+      // The set-based append's generic plan crosses jit_above_cost and then spends more compiling
+      // than running (docs/decisions.md "PostgreSQL store").
       options: '-c jit=off',
     });
-    // An idle connection dropped by the server (restart, 57P01) is removed by the pool; without a
-    // listener the 'error' event would crash the process. The next query reconnects.
+    // An idle connection dropped by the server emits 'error'; unhandled, it would crash the process.
     pool.on('error', () => undefined);
     const groupCommit = options.groupCommit ?? groupCommitFor(options.poolSize ?? 10);
     const store = new PostgresEventStore(new PgPoolExecutor(pool), groupCommit);

@@ -4,11 +4,8 @@ import { type StorageFailure, storageFailureOf } from './storage-failure.js';
 export const STORAGE_FAILURE_WINDOW_MS = 10_000;
 
 /**
- * The last storage failure (SQLSTATE class 53: disk full, out of memory, too many connections)
- * PostgreSQL answered, for readiness. PostgreSQL serves reads on a full disk, so a read probe
- * alone would say ready: the ledger reports what its writes met instead, for
- * {@link STORAGE_FAILURE_WINDOW_MS} after the last one (then it is ready again, and the next
- * failing write reports it anew — a load balancer that took the instance out gets it back to try).
+ * The last storage failure (SQLSTATE class 53) PostgreSQL answered, for readiness: PostgreSQL
+ * serves reads on a full disk, so a read probe alone would say ready.
  */
 export class RecentStorageFailure {
   #last: { readonly failure: StorageFailure; readonly at: number } | undefined;

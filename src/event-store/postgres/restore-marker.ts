@@ -2,10 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * File `ledger-admin restore` writes into the data directory before it swaps the restored files
- * in, and removes once the swap is complete (or was rolled back). Found at start-up, it means a
- * restore was killed half way: the directory may hold parts of two databases, and opening it
- * would either fail obscurely or — with no `PG_VERSION` left — silently create an empty one.
+ * Written by `ledger-admin restore` before it swaps files in, removed after. Found at start-up, a
+ * restore was killed half way: opening the directory could silently create an empty database.
  */
 export const RESTORE_MARKER = 'restore-in-progress';
 

@@ -1,12 +1,6 @@
 /**
- * What kind of resource a storage failure ran out of:
- * - `disk-full`: SQLSTATE 53100 disk_full, or ENOSPC/EDQUOT from a file system call (Node, or
- *   Emscripten's FS under PGlite, where ENOSPC is errno 51);
- * - `out-of-memory` (53200), `too-many-connections` (53300), `insufficient-resources` (the rest
- *   of SQLSTATE class 53, e.g. 53400 configuration_limit_exceeded) — PostgreSQL Appendix A;
- * - `crashed`: a PostgreSQL PANIC, another Emscripten FS error, the WebAssembly instance
- *   aborting, or the thread PGlite runs on ending (`PgliteThreadExitedError`) — PGlite cannot be
- *   used again after one.
+ * What a storage failure ran out of: SQLSTATE class 53 (PostgreSQL Appendix A) or ENOSPC/EDQUOT;
+ * `crashed` (a PANIC, a WebAssembly abort, the thread ending) means PGlite cannot be used again.
  */
 export type StorageFailureKind =
   'disk-full' | 'out-of-memory' | 'too-many-connections' | 'insufficient-resources' | 'crashed';
@@ -31,11 +25,7 @@ const DISK_FULL_MESSAGE = /no space left on device|disk quota exceeded/i;
 /** A PANIC severity as PostgreSQL prints it (upper case, as a word). */
 const PANIC_MESSAGE = /\bPANIC\b/;
 
-/**
- * Classifies `error` as a storage failure (see {@link StorageFailureKind}), or undefined for
- * anything else — constraint violations, refused connections, timeouts, read-only refusals (25006)
- * are not storage failures.
- */
+/** Classifies `error` as a storage failure, or undefined (read-only refusals 25006 included). */
 export function storageFailureOf(error: unknown): StorageFailure | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, message, name, errno, severity } = error as {

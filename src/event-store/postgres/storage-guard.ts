@@ -13,10 +13,8 @@ export interface StorageGuardOptions {
 }
 
 /**
- * Watches the free space of the embedded store's volume (fs.statfs every `pollMs`), so writes can
- * be refused BEFORE the disk is full: PGlite does not survive a failed WAL write (its next call
- * spins on the event loop). Measuring is cheap (one syscall, off the event loop) and never throws:
- * a failed measurement keeps the last value.
+ * Watches the free space of the embedded store's volume, so writes can be refused BEFORE the disk
+ * is full: PGlite does not survive a failed WAL write. A failed measurement keeps the last value.
  */
 export class StorageGuard {
   #free = Number.POSITIVE_INFINITY;

@@ -1,10 +1,8 @@
 import { EventStoreUnavailableError } from '../event-store.port.js';
 
 /**
- * SQLSTATEs meaning "the database cannot serve us now" (PostgreSQL Appendix A): admin/crash
- * shutdown and start-up (57P01–57P03), query cancelled — our statement_timeout (57014), lock
- * timeout (55P03), idle-in-transaction timeout (25P03); plus the whole classes 08 (connection
- * exception) and 53 (insufficient resources, e.g. 53300 too many connections).
+ * SQLSTATEs meaning "the database cannot serve us now" (PostgreSQL Appendix A), plus the whole
+ * classes 08 (connection exception) and 53 (insufficient resources).
  */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '55P03', '25P03']);
 const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53'];

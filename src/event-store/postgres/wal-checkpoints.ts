@@ -16,13 +16,9 @@ export interface WalCheckpointsOptions {
 }
 
 /**
- * Checkpoints the embedded database when enough WAL has accumulated. PGlite runs PostgreSQL in
- * single-user mode: there is no checkpointer process, and `max_wal_size` (1 GB) triggers
- * nothing — `pg_wal` grew with every claim and confirm until the next restart, and crash
- * recovery would replay all of it. A `CHECKPOINT` (statements wait meanwhile) lets
- * PostgreSQL recycle the segments, so `pg_wal` stays near `min_wal_size` (80 MB). Skipped while
- * the volume has less than {@link RECOVERY_BYTES} free (the checkpoint record could need a new
- * segment) and while the database is stopped.
+ * Checkpoints the embedded database when enough WAL has accumulated: PGlite runs PostgreSQL in
+ * single-user mode, with no checkpointer, so `pg_wal` would grow until the next restart. Skipped
+ * below {@link RECOVERY_BYTES} free (the checkpoint record could need a new segment).
  */
 export class WalCheckpoints {
   #timer: NodeJS.Timeout | undefined;
@@ -48,7 +44,6 @@ export class WalCheckpoints {
   }
 
   /**
-   * Checkpoints now if due (see the class).
    * @returns whether a checkpoint ran.
    * @throws what the executor throws (a stopped or closed database).
    */

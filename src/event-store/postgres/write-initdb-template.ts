@@ -13,12 +13,9 @@ export interface WriteInitdbTemplateOptions {
 }
 
 /**
- * Writes {@link initdbTemplateDir}: PGlite's initdb into a new directory, then `prepare` (the
- * build installs every schema of the ledger: see src/admin-cli/build-initdb-template.ts), closed
- * cleanly. Run once by `npm run build` (when the directory is missing), so that a first start
- * copies it instead of running initdb in WebAssembly and then every migration (docs/decisions.md
- * "A new embedded data directory starts as a copy of a fresh cluster the build ships"). Built
- * under a temporary name and renamed into place.
+ * Writes {@link initdbTemplateDir} at build time: initdb, then `prepare`, closed cleanly, under a
+ * temporary name renamed into place (docs/decisions.md "A new embedded data directory starts as a
+ * copy of a fresh cluster the build ships").
  * @returns the directory. @throws the PGlite, `prepare` or file-system error.
  */
 export async function writeInitdbTemplate(

@@ -21,17 +21,12 @@ interface MergedAnyAppend {
 }
 
 /**
- * An `appendBatch` of `any` appends (all of `requests` have expected revision `any`) as
- * `ledger_append_any` calls (sql/functions/ledger-append-any.ts): requests for the same stream
- * with the same `onlyIf` are merged (in request order) into one and split back; a stream named
- * again with another condition goes to a next call. `written` is called after each call that stored events.
+ * An `appendBatch` of `any` appends as `ledger_append_any` calls; requests for the same stream
+ * under the same `onlyIf` are merged and split back.
  *
- * When a call fails with a unique violation or deadlock: without conditions, the whole batch is
- * replayed through `ledger_append_batch` (`appendBatchAlone`, sql/append-alone.ts), which settles
- * idempotent retries and reports conflicts (all of a batch without conditions merges into one
- * call, so nothing was written before); with conditions, which `ledger_append_batch` cannot
- * check, the failed call's requests are retried one call each, and a request that fails alone
- * raises its error.
+ * After a unique violation or deadlock, a batch without conditions (one call, so nothing was
+ * written) is replayed through `ledger_append_batch`; with conditions, which that cannot check,
+ * each request is retried in a call of its own.
  * @throws the executor's errors (EventStoreUnavailableError …), EventIdConflictError.
  */
 export async function appendAnyTogether(
@@ -108,11 +103,7 @@ async function appendAnyRound(
   return written;
 }
 
-/**
- * Splits `any` appends into calls' worth: requests for the same stream and the same condition
- * merge; a stream named again under another condition starts or joins a later round, so each
- * round names a stream once.
- */
+/** Splits `any` appends into rounds that each name a stream once. */
 function anyAppendRounds(requests: readonly AppendRequest[]): MergedAnyAppend[][] {
   const rounds: Map<string, MergedAnyAppend>[] = [];
   requests.forEach((request, index) => {

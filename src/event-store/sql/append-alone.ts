@@ -26,12 +26,9 @@ export type SettledAppend =
   { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
 /*
- * The per-append path of the SQL stores: `ledger_append` (sql/functions/ledger-append.ts) settles
- * everything the set-based statements leave open — idempotent retries (deduplicated), event ids
- * used by another stream (EventIdConflictError), a stream created meanwhile. Appends that are not
- * group-committed take it directly; a group-committed batch that failed with a unique violation
- * or a deadlock (`isSettledAppendByAppend`) is replayed here append by append, so every caller
- * gets exactly the answer it would get alone.
+ * The per-append path: `ledger_append` settles what the set-based statements leave open
+ * (idempotent retries, event id conflicts); a group-committed batch that failed with a unique
+ * violation or a deadlock is replayed here append by append.
  */
 
 /**
@@ -97,11 +94,7 @@ export async function appendBatchAlone(
   return outcomes;
 }
 
-/**
- * Runs `call`, once more after a unique violation on an event id (a concurrent append inserted
- * one of the ids first: the second call deduplicates or reports the conflict); errors as the
- * port reports them (`toStoreError`).
- */
+/** Once more after a unique violation on an event id: a concurrent append inserted it first. */
 async function withEventIdRaceRetry<T>(streamName: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();

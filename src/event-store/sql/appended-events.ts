@@ -12,12 +12,8 @@ export interface AppendedAt {
 }
 
 /**
- * The events of a successful append as the store recorded them, for a held copy of the stream
- * (`KnownStreams`), without reading them back: `encoded` as `encodeEvents` made them, copied
- * through JSON (what the database stored; the caller's objects stay the caller's, the held copy
- * freezes its own), at consecutive stream positions from `at.firstStreamPosition` and consecutive
- * global positions from `at.firstGlobalPosition` (`ledger_append` and `ledger_create_streams`
- * number one append's events so: sql/functions/).
+ * The events of a successful append as the store recorded them, without reading them back: copied
+ * through JSON (what the database stored), at consecutive stream and global positions from `at`.
  */
 export function appendedEvents(encoded: readonly unknown[], at: AppendedAt): RecordedEvent[] {
   const copies = JSON.parse(JSON.stringify(encoded)) as {

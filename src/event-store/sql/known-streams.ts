@@ -14,17 +14,12 @@ export interface KnownStream {
 }
 
 /**
- * The streams this process recently saw whole, with their events (`EventStore.peek`): streams a
- * `no_stream` append was refused on (duplicate claims), streams it created, streams it appended
- * to at a revision it held ({@link extend}), and streams read whole for a decision. The next
- * refusal of a held stream can skip sending its events again (the set-based create statement
- * returns them only when the stream's revision or first position differs from what is held
- * here), and a follow-up command can be decided without reading the stream: its append's
- * expected revision proves the copy current. Every copy is the stream exactly as it was at some
- * moment — never a mix — because stored events never change and a copy only grows by the events
- * of an append that expected its revision. Bounded by `capacity` streams and `maxBytes`
- * (payloads can be large): least recently used streams are dropped first; a stream larger than
- * `maxBytes / 16` is not held at all.
+ * The streams this process recently saw whole, with their events (`EventStore.peek`). A refusal of
+ * a held stream skips sending its events again, and a follow-up is decided without a read: its
+ * append's expected revision proves the copy current. Every copy is the stream exactly as it was
+ * at some moment — never a mix — because stored events never change and a copy only grows by an
+ * append that expected its revision. LRU-bounded by `capacity` and `maxBytes`; a stream larger
+ * than `maxBytes / 16` is not held.
  */
 export class KnownStreams {
   readonly #streams: BoundedLru<KnownStream>;
@@ -38,10 +33,7 @@ export class KnownStreams {
     return this.#streams.get(streamName);
   }
 
-  /**
-   * Holds `events` (frozen here) as the whole stream at `revision`; returns the entry (also when
-   * it was too large to keep).
-   */
+  /** Holds `events` (frozen here) as the whole stream at `revision`. */
   remember(streamName: string, revision: bigint, first: bigint | null, events: RecordedEvent[]): KnownStream {
     const bytes = heapBytesOf(events);
     const known: KnownStream = { revision, first, events: deepFreeze(events), bytes };
@@ -49,11 +41,7 @@ export class KnownStreams {
     return known;
   }
 
-  /**
-   * After an append of `events` that expected revision `expected` and succeeded: the held copy
-   * grows by them when it was at `expected` (it is then the whole stream again); a copy at another
-   * revision was stale and is dropped. Nothing is held for a stream not held before.
-   */
+  /** After a successful append at `expected`: a copy held at `expected` grows, any other is stale. */
   extend(streamName: string, expected: bigint, events: RecordedEvent[]): void {
     const known = this.#streams.peek(streamName);
     if (!known) return;

@@ -1,9 +1,8 @@
 import type { SqlExecutor, SqlResult } from '../sql-executor.js';
 
 /**
- * `sql` for batch work whose statements may each run up to `statementTimeoutMs` (instead of the
- * store's timeout, which bounds the claim path): every statement runs in a transaction opened
- * with that timeout (`SqlExecutor.transaction` options), and so does every transaction.
+ * `sql` for batch work whose statements may each run up to `statementTimeoutMs` instead of the
+ * store's timeout (which bounds the claim path).
  */
 export function longStatements(sql: SqlExecutor, statementTimeoutMs: number): SqlExecutor {
   const options = { statementTimeoutMs };

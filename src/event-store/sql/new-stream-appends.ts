@@ -19,15 +19,11 @@ export interface NewStreamAppend {
 }
 
 /**
- * The claim path of the SQL stores: `no_stream` appends group-committed ({@link GroupCommit})
- * through `ledger_create_streams` (sql/functions/ledger-create-streams.ts), with the streams
- * they were refused on held ({@link KnownStreams}) so a repeated refusal of an unchanged stream
- * does not send its events again. Each append gets exactly the answer `ledger_append` would give
- * it alone: a stream that exists is refused with its events — unless the call could not see it
- * yet, or it already holds one of the append's ids (an idempotent retry): those, and a whole
- * batch that failed with a unique violation or deadlock, are replayed one by one through
- * `ledger_append` (`settleEachAlone`, sql/append-alone.ts). A stream it creates is held too
- * (its events are the whole stream), so the worker's follow-ups need not read it.
+ * The claim path of the SQL stores: `no_stream` appends group-committed through
+ * `ledger_create_streams`. Each append gets exactly the answer `ledger_append` would give it
+ * alone: what the set-based call cannot settle (a stream it could not see yet, an idempotent
+ * retry, a batch failed by a unique violation or deadlock) is replayed one by one. Streams created
+ * or refused are held ({@link KnownStreams}), so a repeated refusal does not resend events.
  */
 export class NewStreamAppends {
   readonly #group: GroupCommit<NewStreamAppend, SettledAppend>;
@@ -109,11 +105,7 @@ export class NewStreamAppends {
     return settled;
   }
 
-  /**
-   * The stream a refused append saw: the events the call returned (now held for the next
-   * refusal), or the held copy the call confirmed; undefined when the call could not see the
-   * stream (created by a transaction that committed meanwhile).
-   */
+  /** The stream a refused append saw; undefined when the call could not see it yet. */
   private currentStream(
     streamName: string,
     row: CreateStreamsRow,

@@ -1,10 +1,6 @@
 import type { RecordedEvent } from '../event-store.port.js';
 
-/**
- * One event as `ledger_event_json` (sql/functions/ledger-event-json.ts) renders it. Positions
- * are decimal strings because they can exceed 2^53 (JSON numbers would lose digits);
- * `recordedAt` is ISO 8601 UTC.
- */
+/** One event as `ledger_event_json` renders it; positions are decimal strings (beyond 2^53). */
 export interface RecordedEventJson {
   readonly id: string;
   readonly type: string;

@@ -19,13 +19,9 @@ export interface RevisionAppend {
 }
 
 /**
- * The follow-up path of the SQL stores (a worker's step start, confirm, unknown; operator
- * actions): appends that expect an exact revision, group-committed ({@link GroupCommit}, keyed by
- * stream). A lone append is one `ledger_append` call; appends that arrive together are one
- * `ledger_append_batch` call, each answered as `ledger_append` alone would. A batch that fails
- * with a unique violation, a deadlock or an event id conflict is replayed append by append
- * (`settleEachAlone`, sql/append-alone.ts). A stored append grows the held copy at its expected
- * revision; a refusal holds the stream it returns (`KnownStreams`).
+ * The follow-up path of the SQL stores: exact-revision appends group-committed, keyed by stream,
+ * as one `ledger_append_batch` call, each answered as `ledger_append` alone would; a failed batch
+ * is replayed append by append.
  */
 export class RevisionAppends {
   readonly #group: GroupCommit<RevisionAppend, SettledAppend>;

@@ -26,12 +26,7 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return sqlStateOf(error) === SqlState.uniqueViolation && constraintOf(error) === constraint;
 }
 
-/**
- * True for the failures of a set-based append that one of its appends alone may cause and that
- * `ledger_append` settles per append: a unique violation (a reused event id, a stream id naming
- * another stream) or a deadlock with a writer locking in another order. Anything else is a real
- * error for every append of the batch.
- */
+/** A unique violation or deadlock of a set-based append: `ledger_append` settles it per append. */
 export function isSettledAppendByAppend(error: unknown): boolean {
   const state = sqlStateOf(error);
   return state === SqlState.uniqueViolation || state === SqlState.deadlockDetected;

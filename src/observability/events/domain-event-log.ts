@@ -33,11 +33,8 @@ interface Notable {
 }
 
 /**
- * The domain events worth one line each at info (warn for a duplicate effect — a real second
- * effect at a destination), and what the line says. Frequent, unremarkable events (steps, lease
- * renewals, refused duplicate claims — counted in the metrics instead) are absent; a first claim,
- * one per operation, is at debug: at info the request line already says it
- * (docs/observability.md "Logs"). A re-attempt (any later claim) stays at info.
+ * The domain events worth one line each, and what the line says (docs/observability.md "Logs").
+ * Frequent events (steps, lease renewals, refused duplicates) are counted in the metrics instead.
  */
 const NOTABLE: Record<string, (d: Record<string, unknown>) => Notable | null> = {
   OperationClaimed: (d) => ({
@@ -102,10 +99,8 @@ const NOTABLE: Record<string, (d: Record<string, unknown>) => Notable | null> = 
 };
 
 /**
- * Writes one line for `event` if it is notable (see the table above; returns whether it wrote):
- * `{ event, tenant, action, operationId, attempt, problemCode?, correlationId?, traceId?, keyId?,
- * job?, …a few fields of the event }` with a message such as `"claim acquired"`. Payloads,
- * outputs and evidence fields are never logged. Call it once an append succeeded, per event.
+ * Writes one line for `event` if it is notable; returns whether it wrote. Payloads, outputs and
+ * evidence are never logged. Call it once an append succeeded, per event.
  */
 export function logDomainEvent(
   logger: EventLogger,
@@ -142,10 +137,7 @@ export interface ProjectorTakeover {
   readonly checkpoint: bigint | string;
 }
 
-/**
- * One info line `"projector takeover"` with the read model, the instance and its checkpoint. To be
- * called by the projector when it acquires the read model's lock after another instance held it.
- */
+/** One info line `"projector takeover"`, when the read model's lock changed hands. */
 export function logProjectorTakeover(logger: EventLogger, takeover: ProjectorTakeover): void {
   logger.info(
     {

@@ -1,12 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { EventLogger } from './domain-event-log.js';
 
-/**
- * An {@link EventLogger} over a Nest `Logger` of `context`: in a running ledger Nest's logger is
- * the pino one (`ledgerNestLogger`), so a domain-event line is one JSON object with its fields and
- * `msg`; an app created with `logger: false` (as tests do) silences it with the rest of Nest's
- * logging.
- */
+/** An {@link EventLogger} over a Nest `Logger` of `context` (pino's in a running ledger). */
 export function nestEventLogger(context: string): EventLogger {
   const logger = new Logger(context);
   return {

@@ -6,9 +6,8 @@ import { parseTraceparent, parseTracestate } from './trace-context.js';
 /** The correlation of one request, from its headers. */
 export interface RequestCorrelation {
   /**
-   * Recorded as `correlationId` in the metadata of every event the request appends, logged as
-   * `requestId`, echoed in `X-Request-Id`: the caller's `X-Request-Id` (or `X-Correlation-Id`)
-   * when it is a plain token, else the trace id of a valid `traceparent`, else a new UUID.
+   * The caller's `X-Request-Id` (or `X-Correlation-Id`) when a plain token, else the `traceparent`'s
+   * trace id, else a new UUID (docs/observability.md "Correlation and tracing").
    */
   readonly correlationId: string;
   /** Trace id of a valid `traceparent` (32 hex), else `null`. */
@@ -28,10 +27,9 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 /**
- * The {@link RequestCorrelation} of request headers (Node lower-cases their names): accepts W3C
- * Trace Context `traceparent`/`tracestate` (https://www.w3.org/TR/trace-context/) and
- * `X-Request-Id`/`X-Correlation-Id` on every request; invalid values are ignored, never refused.
- * `newId` makes the fallback id (default `crypto.randomUUID`).
+ * The {@link RequestCorrelation} of request headers: W3C Trace Context
+ * (https://www.w3.org/TR/trace-context/) and `X-Request-Id`/`X-Correlation-Id`; invalid values
+ * are ignored, never refused.
  */
 export function correlationFromHeaders(
   headers: IncomingHttpHeaders,
@@ -50,20 +48,13 @@ export function correlationFromHeaders(
 
 const CORRELATION = Symbol('ledger.correlation');
 
-/**
- * The correlation of `req`, computed from its headers once and then kept on the Node.js request
- * ({@link rawRequestOf}: the same object for middleware and for Fastify's request),
- * so the request log, the `X-Request-Id` echo and the command's event metadata agree.
- */
+/** Computed once and kept on the Node.js request, so the log, the echo and event metadata agree. */
 export function correlationOf(req: { headers: IncomingHttpHeaders }): RequestCorrelation {
   const holder = rawRequestOf<{ headers: IncomingHttpHeaders; [CORRELATION]?: RequestCorrelation }>(req);
   return (holder[CORRELATION] ??= correlationFromHeaders(holder.headers));
 }
 
-/**
- * The event-metadata fields of a correlation: `correlationId`, plus `traceparent` and `tracestate`
- * when the request carried them (so an event links to the worker's trace).
- */
+/** Event-metadata fields: `correlationId`, plus `traceparent`/`tracestate` when carried. */
 export function correlationMetadata(c: RequestCorrelation): Record<string, string> {
   return {
     correlationId: c.correlationId,

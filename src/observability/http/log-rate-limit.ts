@@ -1,10 +1,7 @@
 /**
- * Bounds how many lines of one kind are written: at most `burst` per `windowMs` for each key
- * (e.g. `503 GET /v1/claims`), so that a flood of identical refusals — every request answered 503
- * while the disk is full, a client retrying with a revoked key — costs a few lines, not one per
- * request. The lines left out are counted, and the next line written for that key reports how
- * many (`suppressed`); the HTTP metrics still count every request. Keys are expected to be few
- * (status × method × route template); the table is cleared when it grows past `maxKeys`.
+ * At most `burst` lines per `windowMs` for each key (e.g. `503 GET /v1/claims`), so a flood of
+ * identical refusals costs a few lines; the next line reports how many were left out. The table is
+ * cleared when it grows past `maxKeys`.
  */
 export class LogRateLimit {
   private readonly windows = new Map<string, { start: number; written: number; suppressed: number }>();
@@ -16,10 +13,7 @@ export class LogRateLimit {
     private readonly maxKeys = 10_000,
   ) {}
 
-  /**
-   * Whether a line for `key` may be written at `now` (epoch ms), and, when it may, how many lines
-   * for that key were left out since the last one written (0 when none).
-   */
+  /** Whether a line for `key` may be written at `now` (epoch ms), and how many were left out. */
   admit(key: string, now: number): { readonly write: boolean; readonly suppressed: number } {
     let w = this.windows.get(key);
     if (!w) {

@@ -13,11 +13,8 @@ export interface TraceParent {
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 
 /**
- * Parses a `traceparent` header per W3C Trace Context §3.2: `version-traceid-parentid-flags`,
- * lowercase hex; version `ff` and all-zero trace or parent ids are invalid; version `00` has
- * exactly those four fields, a later version may append more (ignored, §4.3). Surrounding spaces
- * are trimmed. `null` for a missing or invalid header — the request then starts a new trace
- * (the spec's rule: never fail a request over its trace context).
+ * Parses a `traceparent` header per W3C Trace Context §3.2 (later versions' extra fields ignored,
+ * §4.3). `null` for a missing or invalid header: never fail a request over its trace context.
  */
 export function parseTraceparent(header: string | undefined | null): TraceParent | null {
   const m = TRACEPARENT.exec(header?.trim() ?? '');
@@ -41,11 +38,7 @@ const MAX_TRACESTATE_MEMBERS = 32;
 const TRACESTATE_MEMBER =
   /^[a-z0-9][a-z0-9_\-*/@]{0,255}=[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$/;
 
-/**
- * A `tracestate` header kept only if it is well-formed (§3.3: comma-separated `key=value` members,
- * at most 32, at most 512 characters in all), with blank members dropped; `null` otherwise or when
- * absent. It is carried along (event metadata), never interpreted.
- */
+/** A `tracestate` header if well-formed (§3.3), else `null`; carried along, never interpreted. */
 export function parseTracestate(header: string | undefined | null): string | null {
   if (!header || header.length > 512) return null;
   const members = header

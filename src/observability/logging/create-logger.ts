@@ -4,11 +4,9 @@ import { logOptionsFromEnv, type LogOptions } from './log-options.js';
 import { REDACT_PATHS, REDACTED, scrubSecrets } from './redaction.js';
 
 /**
- * A pino logger writing one JSON object per line — `level` as its name (`"info"`), `time` as ISO
- * 8601 UTC, `service`, `msg` and the fields of the call — or, with `options.pretty`, pino-pretty
- * lines. Credentials never reach the output: paths of {@link REDACT_PATHS} are replaced, and every
- * string message and error stack is passed through {@link scrubSecrets}. `destination` defaults
- * to stdout (asynchronous writes, flushed on exit by pino).
+ * A pino logger writing JSON lines (docs/observability.md "Logs") or, with `options.pretty`,
+ * pino-pretty lines. Credentials never reach the output: {@link REDACT_PATHS} are replaced and
+ * messages and stacks pass through {@link scrubSecrets}. `destination` defaults to stdout.
  */
 export function createLogger(options: LogOptions, destination?: DestinationStream): Logger {
   const stream =
@@ -50,7 +48,6 @@ let root: Logger | null = null;
 
 /**
  * The process's root logger, made on first use from the environment ({@link logOptionsFromEnv}).
- * Everything that logs in a running ledger — Nest, the request log, domain events — writes here.
  * @throws LogConfigError when `LEDGER_LOG_LEVEL` or `LEDGER_LOG_FORMAT` is invalid.
  */
 export function rootLogger(): Logger {

@@ -16,11 +16,8 @@ export class LogConfigError extends Error {
 }
 
 /**
- * Log options from the environment (docs/running.md "Observability"):
- * - `LEDGER_LOG_LEVEL` — one of {@link LOG_LEVELS}, default `info`;
- * - `LEDGER_LOG_FORMAT` — `json` or `pretty`; unset: pretty only when stdout is a terminal
- *   (`isTty`), so anything that collects stdout (a container runtime, systemd, a pipe) gets one
- *   JSON object per line.
+ * Log options from `LEDGER_LOG_LEVEL` and `LEDGER_LOG_FORMAT` (docs/running.md "Observability");
+ * unset format: pretty only when stdout is a terminal, so collectors get JSON lines.
  * @throws LogConfigError for any other value of either variable.
  */
 export function logOptionsFromEnv(

@@ -16,13 +16,9 @@ const LEVELS: Record<LogLevel, PinoLevel> = {
 const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
 
 /**
- * Nest's {@link LoggerService} over a pino logger, so Nest's own lines (module init, routes
- * mapped, errors) and every `new Logger('Context')` of the ledger come out as the same JSON lines.
- * Nest's levels map to pino's: log → info, verbose → trace, the others by name. The trailing string
- * argument Nest passes is the context (`context` field); Nest's per-module and per-route start-up
- * lines go to debug; `error(message, stack, context)` puts the stack in `err.stack`; an object
- * message is merged into the line. The level filter is pino's (`LEDGER_LOG_LEVEL`); Nest's
- * `setLogLevels` is ignored.
+ * Nest's {@link LoggerService} over a pino logger, so Nest's lines and every `new Logger('Context')`
+ * come out as the same JSON lines (log → info, verbose → trace). The level filter is pino's
+ * (`LEDGER_LOG_LEVEL`); Nest's `setLogLevels` is ignored.
  */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}

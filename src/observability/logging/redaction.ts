@@ -1,8 +1,4 @@
-/**
- * Paths pino replaces with {@link REDACTED} before a line is written (pino `redact`, fast-redact
- * syntax; `*` is one level). Covers request headers however they are nested (`req.headers`,
- * `headers`) and any field named like a credential one level down.
- */
+/** Paths pino replaces with {@link REDACTED} (pino `redact`; `*` is one level). */
 export const REDACT_PATHS: readonly string[] = [
   'authorization',
   'cookie',
@@ -37,9 +33,8 @@ const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi;
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]+:)[^@/?#\s]+@/gi;
 
 /**
- * `text` with every ledger token's secret, every Bearer credential and every password in a URL
- * replaced by {@link REDACTED} (the token's public key id is kept: `olk_<id>_[redacted]`). The
- * last line of defence for free text — messages and error stacks — which path redaction cannot see.
+ * `text` with token secrets, Bearer credentials and URL passwords replaced by {@link REDACTED}
+ * (a token's key id is kept): for free text, which path redaction cannot see.
  */
 export function scrubSecrets(text: string): string {
   return text

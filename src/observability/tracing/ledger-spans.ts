@@ -66,11 +66,9 @@ export interface LedgerSpanScope {
 }
 
 /**
- * Runs `fn` inside a new active span `name` (one of {@link LEDGER_SPANS}) with `fields` as
- * attributes, so spans started by `fn` — pg queries, nested ledger spans — are its children. The
- * span ends when `fn` settles; a thrown error is recorded (exception event, status ERROR) and
- * rethrown unchanged. With the SDK off (`tracingEnabled()` false) the API's no-op tracer makes
- * this a plain call of `fn` costing a few object allocations.
+ * Runs `fn` inside a new active span `name` with `fields` as attributes, so spans started by `fn`
+ * are its children; a thrown error is recorded and rethrown unchanged. With the SDK off this is a
+ * plain call of `fn`.
  */
 export async function withLedgerSpan<T>(
   name: string,
@@ -89,10 +87,7 @@ export async function withLedgerSpan<T>(
   });
 }
 
-/**
- * The synchronous form of {@link withLedgerSpan} for the pure decision (`ledger.decide`), which
- * must not become asynchronous to be traced.
- */
+/** {@link withLedgerSpan} for the pure decision, which must not become asynchronous to be traced. */
 export function withLedgerSpanSync<T>(
   name: string,
   fields: LedgerSpanFields,
@@ -110,11 +105,7 @@ export function withLedgerSpanSync<T>(
   });
 }
 
-/**
- * The scope of a started span with `fields` set on it. Attributes are built only for a recording
- * span: with the SDK off every span is the API's non-recording one, and building them showed in
- * a claim's CPU profile (docs/decisions.md "Claim path").
- */
+/** Attributes are built only for a recording span (docs/decisions.md "Claim path"). */
 function scopeOf(span: Span, fields: LedgerSpanFields): LedgerSpanScope {
   if (span.isRecording()) span.setAttributes(ledgerAttributes(fields));
   return { span, set: (f) => span.isRecording() && span.setAttributes(ledgerAttributes(f)) };

@@ -1,10 +1,8 @@
 /**
  * Preload for `node --import ./dist/src/observability/tracing/register-tracing.js dist/src/main.js`
- * (docs/running.md "Observability"). When {@link tracingEnabled} it registers the ESM loader hook of
- * `@opentelemetry/instrumentation` (import-in-the-middle) so the ledger's ES-module imports of
- * `pg` and `http` can be patched (Fastify is traced through its diagnostics channel), then starts
- * the SDK — both before the application's module graph loads, which an import inside `main.ts`
- * would be too late for. Otherwise it does nothing: no hook, no SDK.
+ * (docs/running.md "Observability"). When {@link tracingEnabled} it registers the ESM loader hook
+ * so ES-module imports of `pg` and `http` can be patched, then starts the SDK — before the module
+ * graph loads, which an import inside `main.ts` would be too late for.
  */
 import { register } from 'node:module';
 import { tracingEnabled } from './tracing-config.js';

@@ -19,13 +19,9 @@ export interface StartTracingOptions {
 }
 
 /**
- * Starts the OpenTelemetry Node SDK once per process: W3C trace context and baggage propagation,
- * the instrumentations of {@link ledgerInstrumentations}, and spans exported over OTLP/HTTP
- * protobuf to `OTEL_EXPORTER_OTLP_ENDPOINT` (the exporter reads the standard `OTEL_EXPORTER_OTLP_*`
- * variables: endpoint, headers, timeout; default `http://localhost:4318`) through a batch processor.
- * No metrics or logs go over OTLP (Prometheus and stdout carry those). Instrumentations patch
- * modules loaded AFTER this call, so it runs from the `--import` preload (`register-tracing.ts`).
- * Call only when `tracingEnabled()`; a second call returns the running handle.
+ * Starts the OpenTelemetry Node SDK once per process: spans only, over OTLP/HTTP to the standard
+ * `OTEL_EXPORTER_OTLP_*` settings. Instrumentations patch modules loaded AFTER this call, so it
+ * runs from the `--import` preload. A second call returns the running handle.
  */
 export function startTracing(
   env: NodeJS.ProcessEnv = process.env,

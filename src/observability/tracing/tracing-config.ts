@@ -1,9 +1,7 @@
 /**
- * Whether the OpenTelemetry SDK starts (docs/running.md "Observability"): on when `LEDGER_TRACING=on`
- * (also `true`/`1`), or when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-only
- * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) names a collector; `LEDGER_TRACING=off` and the standard
- * `OTEL_SDK_DISABLED=true` switch it off whatever else is set. Off by default: no SDK, no hooks,
- * and the `ledger.*` span helpers run on the API's no-op tracer.
+ * Whether the OpenTelemetry SDK starts (docs/observability.md "Correlation and tracing"): with
+ * `LEDGER_TRACING=on` or an OTLP endpoint set; `LEDGER_TRACING=off` and `OTEL_SDK_DISABLED=true`
+ * win. Off by default.
  * @throws Error naming `LEDGER_TRACING` when it is set to something other than on/off.
  */
 export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -4,18 +4,13 @@ export interface TracingHandle {
   shutdown(): Promise<void>;
 }
 
-/**
- * The handle lives in one process-wide slot, not in this module: the tracing preload loads the
- * compiled module (dist/src) while the server bundle carries its own copy of it, and both must
- * see the SDK the preload started (else the bundle's shutdown flushed nothing).
- */
+/** A process-wide slot: the preload's compiled module and the bundle's copy must see one SDK. */
 const SLOT = Symbol.for('operation-ledger.tracing-handle');
 const slot = globalThis as { [SLOT]?: TracingHandle | null };
 
 /**
- * The SDK this process started, or null. Kept apart from `start-tracing.ts` so that the
- * application (which stops tracing on shutdown) does not import the SDK, its exporter and the
- * instrumentations when tracing is off (seconds of module loading: docs/decisions.md "Start-up").
+ * The SDK this process started, or null. Apart from `start-tracing.ts` so that the application
+ * does not load the SDK when tracing is off (docs/decisions.md "Start-up").
  */
 export function runningTracing(): TracingHandle | null {
   return slot[SLOT] ?? null;

@@ -4,10 +4,9 @@ import { NEXT_POSITION, REQUESTS, setAppendFunction } from './set-append-parts.j
  * The statement of `ledger_append_any` (see {@link LEDGER_APPEND_ANY_FUNCTION}); `$1` = the
  * requests as JSON text.
  *
- * `held` probes each condition stream on its own (a lateral subquery per distinct name, in name
- * order), so the lookup is an index probe of `ledger_streams_pkey` whatever the statistics say: a
- * semi-join was planned as a sequential scan on a small or unanalysed table, and a connection
- * keeps that plan while the table grows (migration 9).
+ * `held` probes each condition stream with a lateral subquery, so the lookup is an index probe
+ * whatever the statistics say: a semi-join's plan on a small table is a sequential scan, and a
+ * connection keeps that plan while the table grows.
  */
 export const APPEND_ANY_QUERY = `with ${REQUESTS}, held as materialized (
     select h.stream_name, h.stream_position
@@ -47,22 +46,16 @@ export const APPEND_ANY_QUERY = `with ${REQUESTS}, held as materialized (
    order by req.ord`;
 
 /**
- * `ledger_append_any(p_requests text)`: many appends with expected revision `any` to distinct
- * streams in ONE call — audit events, group-committed by `AuditWriter` through `appendBatch`
- * (sql/any-appends.ts). Creates each stream or moves its revision on (`on conflict … do update`,
- * which locks the row like `ledger_append`'s `FOR UPDATE`), in stream-name order, and inserts
- * the events as `ledger_append` would.
+ * `ledger_append_any(p_requests text)`: many `any` appends (audit events) to distinct streams in
+ * ONE call. Each stream row is created or moved on with `on conflict … do update`, which locks it
+ * like `ledger_append`'s `FOR UPDATE`, in stream-name order.
  *
- * `p_requests`: JSON text `[{stream, onlyIf?: {stream, revision}, events: [{id, type, data,
- * metadata}]}]` with DISTINCT stream names. A request with `onlyIf` is written only if that other
- * stream is at that revision, checked on the row's latest committed version under `FOR SHARE`
- * (held to commit, so no append to it slips in between; those rows are locked first, in name
- * order). Event ids are not checked for an idempotent retry (see `ledger_create_streams`).
+ * `p_requests`: JSON text `[{stream, onlyIf?: {stream, revision}, events: […]}]`. A request with
+ * `onlyIf` is written only if that stream is at that revision under `FOR SHARE`, held to commit so
+ * no append to it slips in between (those rows are locked first, in name order).
  *
- * One row per request: `ord`; when written, `next_revision` (the stream's revision after it) and
- * `first_global` (its events are at consecutive stream and global positions from there); when its
- * condition failed, both null and `condition_actual` (that stream's revision, or null when it does
- * not exist). Errors as `ledger_create_streams`'s.
+ * One row per request: `ord`; when written, `next_revision` and `first_global`; when its condition
+ * failed, both null and `condition_actual`. Errors as `ledger_create_streams`'s.
  */
 export const LEDGER_APPEND_ANY_FUNCTION = setAppendFunction(
   'ledger_append_any',

@@ -1,27 +1,21 @@
 /**
  * `ledger_append(p_stream text, p_expected text, p_events jsonb, p_stream_id uuid)`: the general
- * write path, one round trip per call (every append that is not group-committed, and the
- * per-append replay of a batch that failed: sql/append-alone.ts).
+ * write path, one round trip per call.
  *
  * - `p_expected`: `'no_stream'`, `'any'` or a decimal revision (EventStoreDB semantics).
  * - `p_events`: `[{id, type, data, metadata}]`, non-empty, distinct UUID ids.
  * - returns one row `(ok, actual, next_revision, first_global, last_global, deduplicated,
  *   current_events)`; `actual` is the stream revision seen (-1 = no stream).
  *
- * Steps: lock the stream row `FOR UPDATE` (a missing row is created by the append itself, with
- * `on conflict do nothing`: losing that race waits for the winner's commit, then loops to lock and
- * check again); then the idempotency check (any id already stored → all ids must be this stream's
- * events at consecutive positions in the same order: ok with `deduplicated`; otherwise SQLSTATE
- * `LG001`); then the expected-revision check (mismatch → `ok = false` with `actual` and the
- * stream's events in `current_events`, no exception, so a refused claim costs one round trip);
- * then insert at `actual + 1…` and at global positions `(xid << 20) + n`
- * (see `ledger_transaction_base_position`). Idempotency runs after the lock so a retry racing its
- * own original sees it committed.
+ * Lock the stream row `FOR UPDATE` (a missing row is created with `on conflict do nothing`; the
+ * loser waits for the winner's commit, then loops); then the idempotency check — after the lock,
+ * so a retry racing its own original sees it committed; then the expected-revision check (a
+ * mismatch is a row, not an exception, so a refused claim costs one round trip); then insert at
+ * global positions `(xid << 20) + n`.
  *
  * Errors: `22023` malformed arguments, `LG001` event id conflict, `54000` more than 2^20 events in
- * one transaction, `23505` on `ledger_events_event_id_key` when a concurrent transaction inserted
- * one of the ids first (the caller retries once and then dedupes or gets `LG001`), `23505` on
- * `ledger_streams_stream_id_key` when the stream id already names another stream.
+ * one transaction, `23505` when a concurrent transaction inserted an id first (the caller retries
+ * once) or the stream id names another stream.
  */
 export const LEDGER_APPEND_FUNCTION = `
 create or replace function ledger_append(

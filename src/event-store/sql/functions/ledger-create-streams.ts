@@ -44,30 +44,21 @@ export const CREATE_STREAMS_QUERY = `with ${REQUESTS}, created as (
 
 /**
  * `ledger_create_streams(p_requests text)`: many `no_stream` appends to distinct streams in ONE
- * call (one round trip, one transaction, one commit) — the group commit of claims
- * (sql/new-stream-appends.ts). It produces exactly the rows `ledger_append` would: stream rows,
- * events at stream positions 0…, global positions `(xid << 20) + n` after any this transaction
- * already used.
+ * call (one transaction, one commit) — the group commit of claims. It produces exactly the rows
+ * `ledger_append` would, global positions `(xid << 20) + n`; keep a batch far below 2^20 events.
  *
  * `p_requests`: JSON text `[{stream, streamId?, known?: {revision, first}, events: [{id, type,
- * data, metadata}]}]` with DISTINCT stream names (the caller guarantees it; two requests for one
- * stream would collide). Stream rows are inserted in stream-name order (`collate "C"`, as
- * `ledger_append_batch` locks them), so concurrent batches cannot deadlock on each other. Event
- * ids are not checked for an idempotent retry: a reused id fails the call with `23505` on
- * `ledger_events_event_id_key`, and the caller replays each request through `ledger_append`
- * (sql/append-alone.ts), which deduplicates or reports the conflict. Keep a batch far below
- * 2^20 events.
+ * data, metadata}]}]` with DISTINCT stream names. Stream rows are inserted in stream-name order
+ * (`collate "C"`, as `ledger_append_batch` locks them), so concurrent batches cannot deadlock on
+ * each other. Event ids are not checked for an idempotent retry: a reused id fails the call with
+ * `23505`, and the caller replays each request through `ledger_append`.
  *
- * One row per request, in request order: `ord` (1-based), `ok`; when created,
- * `first_global`/`last_global`; when the stream exists, `actual` (its revision, or null when the
- * statement's snapshot cannot see it yet: it was created by a transaction that committed while
- * this one waited), `first` (position of its first stored event) and `current_events`
- * (`ledger_event_json` of its events, in order) — unless the request's `known` still describes
- * the stream, when `current_events` is null and the caller uses its own copy (stored events never
- * change; only truncation removes some, moving `first`).
+ * One row per request, in request order: `ord`, `ok`; when created, `first_global`/`last_global`;
+ * when the stream exists, `actual` (null when the snapshot cannot see it yet: created by a
+ * transaction that committed while this one waited), `first` and `current_events` — null when
+ * `known` still describes the stream (stored events never change; truncation moves `first`).
  *
- * Errors: `23505` (event id, or a stream id naming another stream), `40P01` (a deadlock with a
- * writer locking in another order), `22P02`/`22023` for malformed JSON.
+ * Errors: `23505`, `40P01` (a writer locking in another order), `22P02`/`22023` for bad JSON.
  */
 export const LEDGER_CREATE_STREAMS_FUNCTION = setAppendFunction(
   'ledger_create_streams',

@@ -1,7 +1,6 @@
 /**
- * `ledger_event_json(e ledger_events)`: one event as the JSON object the TypeScript side maps
- * (`RecordedEventJson`, sql/recorded-event-json.ts): positions as decimal strings, since they
- * exceed 2^53 on old clusters; `recordedAt` ISO 8601 UTC with microseconds.
+ * `ledger_event_json(e ledger_events)`: one event as `RecordedEventJson` (positions as decimal
+ * strings: they exceed 2^53 on old clusters).
  */
 export const LEDGER_EVENT_JSON_FUNCTION = `
 create or replace function ledger_event_json(e ledger_events) returns jsonb

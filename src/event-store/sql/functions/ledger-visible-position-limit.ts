@@ -12,12 +12,10 @@
  * database. A transaction of another database can never write here, so a running id that
  * `pg_stat_get_activity` (the function behind `pg_stat_activity`) shows in another database is
  * left out: a backend's database never changes, and its entry is read before its transaction id.
- * One whose database is unknown — hidden from an unprivileged role, a prepared transaction — still
- * holds the bound back (PostgreSQL docs, "Transaction ID and Snapshot Information Functions",
- * "Statistics Functions"). Ids are compared on their low 32 bits (`backend_xid` is an `xid`;
- * running ids are always within 2^31 of each other). That lookup copies the server's activity
- * table (docs/decisions.md "PostgreSQL store"), so it runs only while some transaction is
- * running (`xmin < xmax`).
+ * One whose database is unknown (hidden, prepared) still holds the bound back (PostgreSQL docs,
+ * "Transaction ID and Snapshot Information Functions"). Ids are compared on their low 32 bits
+ * (running ids are within 2^31 of each other). The lookup copies the server's activity table, so
+ * it runs only while some transaction is running (`xmin < xmax`).
  */
 export const LEDGER_VISIBLE_POSITION_LIMIT_FUNCTION = `
 create or replace function ledger_visible_position_limit() returns bigint

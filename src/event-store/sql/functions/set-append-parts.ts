@@ -4,10 +4,8 @@
  */
 
 /**
- * CTE `req`: the requests of `$1` (JSON text `[{stream, events, streamId?, known?, onlyIf?}]`),
- * one row each with its 1-based `ord` and every field either function reads (absent ones null).
- * `$1` rather than the parameter's name, so the statements can also be prepared and EXPLAINed
- * on their own (test/event-store/set-append-plans.int.spec.ts).
+ * CTE `req`: the requests of `$1`, one row each with its 1-based `ord`. `$1`, not the parameter's
+ * name, so the statements can be prepared and EXPLAINed on their own.
  */
 export const REQUESTS = `req as (
     select r.ord, r.value ->> 'stream' as stream, r.value -> 'events' as events,
@@ -21,12 +19,10 @@ export const REQUESTS = `req as (
   )`;
 
 /**
- * CTEs `base` and `next`: the first free global position of the transaction
- * (`ledger_transaction_base_position()` written out: a SQL function call is parsed and planned on
- * every execution). `next` is materialized so its probe runs once, not once per inserted row (each
- * probe would walk the index entries just added); read it through a scalar subquery, which runs
- * on first use, so a call that inserts nothing takes no transaction id (no commit record, no WAL
- * flush for a batch of refusals).
+ * CTEs `base` and `next`: the first free global position of the transaction, written out (a SQL
+ * function call is planned on every execution). `next` is materialized so its probe runs once, not
+ * per inserted row; read through a scalar subquery, a call that inserts nothing takes no
+ * transaction id (no WAL flush for a batch of refusals).
  */
 export const NEXT_POSITION = `base as (
     select (pg_current_xact_id()::text::bigint) << 20 as position
@@ -38,10 +34,8 @@ export const NEXT_POSITION = `base as (
   )`;
 
 /**
- * Wraps a set-based statement (parameter `$1` = the requests as JSON text) as a PL/pgSQL
- * function `name(p_requests text)` returning `columns`: inside PL/pgSQL its plan is cached per
- * connection (PGlite has no named prepared statements, and planning these statements cost more
- * than running them for one claim).
+ * Wraps a set-based statement as a PL/pgSQL function `name(p_requests text)`, whose plan is cached
+ * per connection (PGlite has no named prepared statements; planning costs more than running).
  */
 export function setAppendFunction(name: string, columns: string, query: string): string {
   return `

@@ -7,11 +7,9 @@ import type { Migration } from '../migration.js';
  *   stream row always has >= 1 event) and its optional UUID alias. Appends lock this row
  *   (`FOR UPDATE`) to serialise writers of one stream; writers of different streams never wait
  *   for each other.
- * - `ledger_events`: the log. `global_position` is NOT a sequence: it is
- *   `(64-bit transaction id << 20) + index within the transaction`, assigned by `ledger_append`
- *   (see migration 3), so global order equals transaction-id order and the reader's high-water
- *   mark (`pg_snapshot_xmin << 20`) is exact. Positions are therefore sparse and large; only their
- *   order means anything.
+ * - `ledger_events`: the log. `global_position` is NOT a sequence but `(64-bit transaction id <<
+ *   20) + index within the transaction`, so the reader's high-water mark (`pg_snapshot_xmin << 20`)
+ *   is exact. Positions are sparse; only their order means anything.
  */
 export const eventTablesMigration: Migration = {
   version: 1,

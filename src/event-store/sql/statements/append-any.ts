@@ -1,9 +1,7 @@
 import type { SqlStatement } from './sql-statement.js';
 
 /**
- * Appends with expected revision `any`, optionally `onlyIf`, through `ledger_append_any`
- * (sql/functions/ledger-append-any.ts): `$1` = the requests as JSON text. One
- * {@link AppendAnyRow} per request.
+ * `ledger_append_any` with `$1` = the requests as JSON text; one {@link AppendAnyRow} per request.
  */
 export const APPEND_ANY: SqlStatement = {
   name: 'ledger_append_any',

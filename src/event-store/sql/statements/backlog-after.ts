@@ -1,10 +1,8 @@
 import type { SqlStatement } from './sql-statement.js';
 
 /**
- * The backlog of a `readAll` reader at checkpoint `$1` (decimal text): `n`, the events after it
- * below the readers' high-water mark (`ledger_visible_position_limit()`, what `ledger_read_all`
- * may return) counted up to `$2` rows (an index range scan), and `s`, the age in seconds of the
- * oldest of them on the database clock (null when none). One row `{n, s}`.
+ * The backlog of a `readAll` reader at checkpoint `$1`: one row `{n, s}` — the events below the
+ * readers' high-water mark counted up to `$2`, and the oldest one's age in seconds (null: none).
  */
 export const BACKLOG_AFTER: SqlStatement = {
   name: 'ledger_backlog_after',

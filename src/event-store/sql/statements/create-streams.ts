@@ -1,11 +1,7 @@
 import type { SqlStatement } from './sql-statement.js';
 import { RECORDED_AT_COLUMN } from './transaction-time.js';
 
-/**
- * Creates streams that must not exist yet (`no_stream`) through `ledger_create_streams`
- * (sql/functions/ledger-create-streams.ts): `$1` = the requests as JSON text. One
- * {@link CreateStreamsRow} per request, with the time the created streams' events were recorded.
- */
+/** `ledger_create_streams` with `$1` = the requests as JSON text; one row per request. */
 export const CREATE_STREAMS: SqlStatement = {
   name: 'ledger_create_streams',
   text: `select ord, ok, first_global, last_global, actual, first, current_events, ${RECORDED_AT_COLUMN} from ledger_create_streams($1)`,

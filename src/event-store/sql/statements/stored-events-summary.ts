@@ -1,9 +1,8 @@
 import type { SqlStatement } from './sql-statement.js';
 
 /**
- * How many events a database holds and the global position of the last (`-1` when none), as
- * one row `{events: number, lastPosition: string}` — for tools that handle a whole data
- * directory (backup, restore) and report what it holds.
+ * How many events a database holds and the last global position (`-1` when none): one row
+ * `{events: number, lastPosition: string}`, for backup and restore.
  */
 export const STORED_EVENTS_SUMMARY: SqlStatement = {
   name: 'ledger_stored_events_summary',
