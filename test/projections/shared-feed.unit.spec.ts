@@ -208,3 +208,49 @@ it('a subscriber behind the cursor with no rows in between joins after one read,
   expect(opened.got).toEqual(range(11, 15));
   expect(first.got).toEqual(range(11, 15));
 });
+
+it('hands a page to many subscribers in slices, letting other work (a claim) run between them', async () => {
+  const feed = new FakeFeed();
+  const shared = new SharedFeed(feed.read, 0n, 60_000, Infinity);
+  const live = Array.from({ length: 1_000 }, () => new Recorder(0n));
+  for (const s of live) shared.add(s);
+  await settle();
+  feed.append(3);
+  shared.wake();
+  // Work queued by I/O while the page is handed out: it must not wait for all 1 000 writes.
+  let writtenWhenOtherWorkRan = -1;
+  const sliceWatch = setInterval(() => {
+    const written = live.filter((s) => s.got.length > 0).length;
+    if (written > 0 && writtenWhenOtherWorkRan < 0) writtenWhenOtherWorkRan = written;
+  }, 0);
+  await settle();
+  clearInterval(sliceWatch);
+  shared.stop();
+  for (const s of live) expect(s.got).toEqual(range(1, 3));
+  expect(writtenWhenOtherWorkRan).toBeGreaterThan(0);
+  expect(writtenWhenOtherWorkRan).toBeLessThan(1_000);
+});
+
+it('a subscriber that arrives while a page is handed out misses no change and gets none twice', async () => {
+  const feed = new FakeFeed();
+  const shared = new SharedFeed(feed.read, 0n, 60_000, Infinity);
+  const live = Array.from({ length: 1_000 }, () => new Recorder(0n));
+  for (const s of live) shared.add(s);
+  await settle();
+  feed.append(3);
+  shared.wake();
+  const late: Recorder[] = [];
+  const arrivals = setInterval(() => {
+    const s = new Recorder(0n); // loaded the read model before these 3 changes
+    late.push(s);
+    shared.add(s);
+  }, 0);
+  await settle();
+  clearInterval(arrivals);
+  feed.append(2);
+  shared.wake();
+  await settle();
+  shared.stop();
+  expect(late.length).toBeGreaterThan(0);
+  for (const s of [...live, ...late]) expect(s.got).toEqual(range(1, 5));
+});

@@ -7,6 +7,11 @@ export type FeedRead = (after: bigint, limit: number) => Promise<StoredChange[]>
 
 /** Changes per read. */
 const PAGE = 200;
+/**
+ * Subscribers handed a page before the fan-out yields to the event loop, so claims and other
+ * requests are served between slices instead of after thousands of socket writes.
+ */
+const WRITES_PER_SLICE = 100;
 
 /**
  * Writes per second one feed's fan-out aims to stay under by default
@@ -96,7 +101,7 @@ export class SharedFeed {
         for (;;) {
           const changes = await this.read(this.head, PAGE);
           const last = changes.at(-1);
-          if (last) this.fanOut(changes, last.position);
+          if (last) await this.fanOut(changes, last.position);
           if (changes.length < PAGE) break;
         }
       } while (this.dirty);
@@ -111,18 +116,25 @@ export class SharedFeed {
    * Hands one page to every joined subscriber and moves the cursor to its last change. Each
    * change is serialised once, and the page's bytes are encoded once per distinct filter: the
    * subscribers of a filter share one Buffer, so a subscriber costs one socket write of bytes
-   * already encoded (no JSON, no UTF-8 encoding, no filter call of its own).
+   * already encoded. The writes go out in slices of {@link WRITES_PER_SLICE}, yielding to the event
+   * loop between them. The cursor moves first, so a subscriber that arrives meanwhile is placed
+   * against it (joined past it, or catching up on its own reads) and the page reaches only the
+   * subscribers that were joined when it was read.
    */
-  private fanOut(changes: readonly StoredChange[], through: bigint): void {
+  private async fanOut(changes: readonly StoredChange[], through: bigint): Promise<void> {
     const frames = changes.map(changeFrame);
     const byFilter = new Map<string, Buffer>();
-    for (const s of this.joined) {
+    const from = this.head;
+    this.head = through;
+    let written = 0;
+    for (const s of [...this.joined]) {
       if (s.closed) {
         this.joined.delete(s);
         continue;
       }
+      if (!this.joined.has(s) || s.after >= through) continue; // left meanwhile, or already has it
       let chunk: Buffer;
-      if (s.after <= this.head) {
+      if (s.after <= from) {
         chunk = byFilter.get(s.filterKey) ?? bytesFor(s, changes, frames);
         byFilter.set(s.filterKey, chunk);
       } else {
@@ -132,8 +144,8 @@ export class SharedFeed {
         this.joined.delete(s);
         void this.catchUp(s);
       }
+      if (++written % WRITES_PER_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    this.head = through;
   }
 
   /**
