@@ -1,6 +1,6 @@
 /**
  * Claims/s with many live subscribers, over real HTTP (`npm run bench:fanout -- [--stores
- * pglite,postgres] [--subscribers 40,2000] [--seconds 20] [--loops 4] [--pin on|off]
+ * pglite,postgres] [--subscribers 40,2000] [--seconds 20] [--rounds 1] [--loops 4] [--pin on|off]
  * [--fan-out-writes-per-s N] [--pg-url URL] [--main another build's dist/server/main.js]
  * [--server-cpu-prof DIR]`). `--fan-out-writes-per-s` sets the server's
  * LEDGER_SSE_FAN_OUT_WRITES_PER_S (unset: the server's default), to weigh the feed pacing's
@@ -110,6 +110,7 @@ async function run(
   store: 'pglite' | 'postgres',
   subscribers: number,
   o: {
+    round: number;
     seconds: number;
     loops: number;
     pgUrl: string;
@@ -124,7 +125,7 @@ async function run(
   },
 ): Promise<Row> {
   const server = await startLedgerServer({
-    name: `fanout-${store}-${subscribers}`,
+    name: `fanout-${store}-${subscribers}-${o.round}`, // a fresh data directory for every row
     store,
     projector: true,
     pgAdminUrl: o.pgUrl,
@@ -230,6 +231,7 @@ const { values } = parseArgs({
     stores: { type: 'string', default: 'pglite,postgres' },
     subscribers: { type: 'string', default: '40,2000' },
     seconds: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '1' },
     loops: { type: 'string', default: '4' },
     'pg-url': { type: 'string' },
     main: { type: 'string' },
@@ -247,22 +249,28 @@ if (pinned) pin(process.pid, loadCpu);
 const pgUrl =
   values['pg-url'] ?? process.env['LEDGER_BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const workDir = mkdtempSync(join(tmpdir(), 'ledger-fanout-'));
-const rows: Row[] = [];
+const rows: (Row & { readonly round: number })[] = [];
+const counts = values.subscribers.split(',').map(Number);
 try {
   for (const store of values.stores.split(',') as ('pglite' | 'postgres')[]) {
-    for (const n of values.subscribers.split(',').map(Number)) {
-      const row = await run(store, n, {
-        seconds: Number(values.seconds),
-        loops: Number(values.loops),
-        pgUrl,
-        workDir,
-        main: values.main,
-        cpuProfDir: values['server-cpu-prof'],
-        pinned,
-        fanOutWritesPerS: values['fan-out-writes-per-s'],
-      });
-      rows.push(row);
-      console.error(JSON.stringify(row));
+    // Every other round runs the counts in reverse, so a drift of the machine's speed over a run
+    // weighs on both ends of the ratio alike.
+    for (let round = 0; round < Number(values.rounds); round++) {
+      for (const n of round % 2 === 0 ? counts : [...counts].reverse()) {
+        const row = await run(store, n, {
+          round,
+          seconds: Number(values.seconds),
+          loops: Number(values.loops),
+          pgUrl,
+          workDir,
+          main: values.main,
+          cpuProfDir: values['server-cpu-prof'],
+          pinned,
+          fanOutWritesPerS: values['fan-out-writes-per-s'],
+        });
+        rows.push({ ...row, round });
+        console.error(JSON.stringify(row));
+      }
     }
   }
 } finally {
@@ -272,24 +280,37 @@ console.log(
   `\nPinned: ${pinned ? `server on CPU ${serverCpu}; subscribers, claim loops and this process on CPU ${loadCpu}; PostgreSQL unpinned` : 'no'}. Fan-out pacing: ${values['fan-out-writes-per-s'] ?? "the server's default"} writes/s.\n`,
 );
 console.log(
-  '| store | subscribers | claims/s | p50 ms | p99 ms | server cores idle | server cores under load | server CPU ms per claim | subscriber process cores | claim-loop cores | PostgreSQL cores | bytes per subscriber per claim | load average | delivered |',
+  '| round | store | subscribers | claims/s | p50 ms | p99 ms | server cores idle | server cores under load | server CPU ms per claim | subscriber process cores | claim-loop cores | PostgreSQL cores | bytes per subscriber per claim | load average | delivered |',
 );
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
   console.log(
-    `| ${r.store} | ${r.subscribers} | ${r.claimsPerS.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p99Ms.toFixed(1)} | ${r.idleCores.toFixed(3)} | ${r.loadCores.toFixed(2)} | ${r.cpuMsPerClaim.toFixed(1)} | ${r.subscriberCores.toFixed(2)} | ${r.loopCores.toFixed(2)} | ${r.postgresCores === null ? '–' : r.postgresCores.toFixed(2)} | ${r.bytesPerClaim.toFixed(0)} | ${r.loadAverage.toFixed(1)} | ${r.delivered} |`,
+    `| ${r.round + 1} | ${r.store} | ${r.subscribers} | ${r.claimsPerS.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p99Ms.toFixed(1)} | ${r.idleCores.toFixed(3)} | ${r.loadCores.toFixed(2)} | ${r.cpuMsPerClaim.toFixed(1)} | ${r.subscriberCores.toFixed(2)} | ${r.loopCores.toFixed(2)} | ${r.postgresCores === null ? '–' : r.postgresCores.toFixed(2)} | ${r.bytesPerClaim.toFixed(0)} | ${r.loadAverage.toFixed(1)} | ${r.delivered} |`,
   );
 }
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const [fewest, most] = [Math.min(...counts), Math.max(...counts)];
 for (const store of new Set(rows.map((r) => r.store))) {
-  const of = rows.filter((r) => r.store === store).sort((a, b) => a.subscribers - b.subscribers);
-  if (of.length < 2) continue;
-  const [few, most] = [of[0]!, of.at(-1)!];
-  const ratio = most.claimsPerS / few.claimsPerS;
+  const claims: number[] = [];
+  const capacity: number[] = [];
+  for (const round of new Set(rows.map((r) => r.round))) {
+    const few = rows.find((r) => r.store === store && r.round === round && r.subscribers === fewest);
+    const many = rows.find((r) => r.store === store && r.round === round && r.subscribers === most);
+    if (!few || !many || few === many) continue;
+    claims.push(many.claimsPerS / few.claimsPerS);
+    // What the ratio would be were the server's CPU the only limit (the load generators elsewhere).
+    capacity.push(few.cpuMsPerClaim / many.cpuMsPerClaim);
+  }
+  if (!claims.length) continue;
+  const each = (xs: number[]) =>
+    xs.length > 1 ? ` (rounds: ${xs.map((x) => x.toFixed(2)).join(', ')})` : '';
   console.log(
-    `\n${store}: claims/s with ${most.subscribers} subscribers = ${ratio.toFixed(2)}× with ${few.subscribers} (goal ≥ 0.8×)`,
+    `\n${store}: claims/s with ${most} subscribers = ${median(claims).toFixed(2)}× with ${fewest}${claims.length > 1 ? ', median' : ''} (goal ≥ 0.8×)${each(claims)}`,
   );
-  // What the ratio would be were the server's CPU the only limit (the load generators elsewhere).
   console.log(
-    `${store}: server CPU per claim with ${few.subscribers} ÷ with ${most.subscribers} = ${(few.cpuMsPerClaim / most.cpuMsPerClaim).toFixed(2)}× (the server's own capacity ratio)`,
+    `${store}: server CPU per claim with ${fewest} ÷ with ${most} = ${median(capacity).toFixed(2)}× (the server's own capacity ratio)${each(capacity)}`,
   );
 }
