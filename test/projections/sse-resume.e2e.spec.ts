@@ -1,5 +1,6 @@
 // Live subscriptions: an SSE client disconnected for N events reconnects with Last-Event-ID and
 // receives exactly those N — none missed, none twice — then live changes again.
+import { connect } from 'node:net';
 import { jest } from '@jest/globals';
 import { ProjectionRuntime } from '../../src/projections/projection-runtime.js';
 import { startTestLedger, type TestLedger } from '../support/test-ledger.js';
@@ -191,4 +192,32 @@ describe('SSE resume with Last-Event-ID', () => {
       reads.mockRestore();
     }
   }, 60_000);
+
+  it('writes the stream as plain bytes until the connection closes: no chunked coding around the events', async () => {
+    const { host } = new URL(ledger.url);
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(ledger.url).port) });
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (text: string) => (received += text));
+    socket.write(
+      `GET /v1/tenants/${T}/operations/changes HTTP/1.1\r\nHost: ${host}\r\n` +
+        `Authorization: Bearer ${ledger.rootToken}\r\nAccept: text/event-stream\r\n\r\n`,
+    );
+    await waitFor(async () => received.includes('event: ready'), 'the ready event');
+    const [id] = await claimAll(['RAW-1']);
+    await waitFor(async () => received.includes(id!), 'the claim');
+    socket.destroy();
+
+    const [head, body] = [
+      received.slice(0, received.indexOf('\r\n\r\n')),
+      received.slice(received.indexOf('\r\n\r\n') + 4),
+    ];
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head.toLowerCase()).not.toContain('transfer-encoding');
+    expect(head.toLowerCase()).toContain('connection: close');
+    // Every line of the body is an SSE field or comment (WHATWG HTML §9.2.6): no chunk sizes.
+    expect(body.startsWith('retry: 2000\n\n')).toBe(true);
+    for (const line of body.split('\n').filter(Boolean)) expect(line).toMatch(/^(retry|id|event|data|): ?/);
+    expect(body).toContain(`"operationId":"${id}"`);
+  });
 });

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { StoredChange } from '../core/read-model.js';
 import type { FeedSubscriber } from './feed-subscriber.js';
 import { frame } from './sse-frame.js';
@@ -30,8 +31,9 @@ export interface SseSessionOptions {
 }
 
 /**
- * Unsent bytes a client may hold before it leaves the shared cursor and catches up on its own
- * reads (so a slow client neither holds the others back nor makes the process buffer its feed).
+ * Unsent bytes of earlier writes a client may hold before it leaves the shared cursor and catches
+ * up on its own reads (so a slow client neither holds the others back nor makes the process buffer
+ * its feed).
  */
 const MAX_BUFFERED_BYTES = 256 * 1024;
 
@@ -44,6 +46,8 @@ export class SseSession implements FeedSubscriber {
   private position: bigint;
   private ended = false;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** The connection, once the head is written: the body goes to it directly. */
+  private socket: Socket | null = null;
 
   constructor(private readonly o: SseSessionOptions) {
     this.position = o.after;
@@ -82,15 +86,24 @@ export class SseSession implements FeedSubscriber {
   /** Sends the headers and the `ready` (or `reset`) event; changes come through {@link write}. */
   start(): void {
     const { res } = this.o;
+    // The body ends with the connection (RFC 9112 §6.3, rule 8), not in chunks: a stream has no
+    // natural end. So after the head the body's bytes go straight to the socket, a page's shared
+    // Buffer as it is: no chunk size around it, and none of the response's corking of each write
+    // until the next tick. Node's removeHeader turns its chunked coding off.
+    res.removeHeader('Transfer-Encoding');
+    res.removeHeader('Content-Length');
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
+      Connection: 'close',
       'X-Accel-Buffering': 'no',
     });
     res.flushHeaders();
     res.on('close', () => this.close());
-    if (res.destroyed) return this.close(); // the client left before the stream started
+    // the client left before the stream started
+    if (res.destroyed || !res.socket || res.socket.destroyed) return this.close();
+    const socket = res.socket;
+    this.socket = socket;
     let head = 'retry: 2000\n\n';
     // A Last-Event-ID past the checkpoint names no change this read model made (the store was
     // restored from a backup, or the id is made up): waiting for it would leave the client silent.
@@ -118,29 +131,33 @@ export class SseSession implements FeedSubscriber {
       };
       head += frame('ready', ready, this.o.resumed ? undefined : this.position);
     }
-    res.write(head);
-    this.heartbeat = setInterval(() => void res.write(': keep-alive\n\n'), this.o.heartbeatMs ?? 15_000);
+    socket.write(head);
+    this.heartbeat = setInterval(() => void socket.write(': keep-alive\n\n'), this.o.heartbeatMs ?? 15_000);
     this.heartbeat.unref();
   }
 
   write(chunk: Buffer, through: bigint): boolean {
-    if (this.ended) return true;
-    if (chunk.length > 0) this.o.res.write(chunk);
+    const { socket } = this;
+    if (this.ended || !socket) return true;
+    // Behind means still holding earlier writes: a large page alone may wait in the buffer a while.
+    const behind = socket.writableLength > MAX_BUFFERED_BYTES;
+    if (chunk.length > 0) socket.write(chunk);
     if (through > this.position) this.position = through;
-    return this.o.res.writableLength <= MAX_BUFFERED_BYTES;
+    return !behind;
   }
 
   drained(): Promise<void> {
-    const { res } = this.o;
-    if (this.ended || res.writableLength === 0 || !res.writableNeedDrain) return Promise.resolve();
+    const { socket } = this;
+    if (this.ended || !socket || socket.writableLength === 0 || !socket.writableNeedDrain)
+      return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
-        res.off('drain', done);
-        res.off('close', done);
+        socket.off('drain', done);
+        socket.off('close', done);
         resolve();
       };
-      res.on('drain', done);
-      res.on('close', done);
+      socket.on('drain', done);
+      socket.on('close', done);
     });
   }
 
@@ -149,8 +166,8 @@ export class SseSession implements FeedSubscriber {
     if (this.ended) return;
     this.ended = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    if (!this.o.res.writableEnded)
-      this.o.res.end(final && this.o.res.headersSent ? frame(final.event, final.data) : undefined);
+    if (final && this.socket && !this.socket.destroyed) this.socket.write(frame(final.event, final.data));
+    if (!this.o.res.writableEnded) this.o.res.end();
     this.o.onClose();
   }
 }
