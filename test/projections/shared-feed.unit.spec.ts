@@ -124,6 +124,21 @@ it('paces its reads by the number of subscribers, so a burst of batches costs fe
   for (const s of live) expect(s.got).toEqual(range(1, 20));
 });
 
+it('hands the changes of one paced read to a subscriber in one write, however many pages they took', async () => {
+  const feed = new FakeFeed();
+  const shared = new SharedFeed(feed.read, 0n, 60_000, Infinity);
+  const live = Array.from({ length: 50 }, () => new Recorder(0n));
+  for (const s of live) shared.add(s);
+  await settle();
+  feed.append(900); // four and a half pages of 200 since the last read
+  shared.wake();
+  await settle();
+  shared.stop();
+  // a socket write costs about the same for 1 KB as for 100 KB: the count of writes is the cost
+  for (const s of live) expect(s.chunks).toHaveLength(1);
+  for (const s of live) expect(s.got).toEqual(range(1, 900));
+});
+
 it('a subscriber behind the cursor catches up on its own reads, then joins; filters apply per subscriber', async () => {
   const feed = new FakeFeed();
   feed.append(450); // more than one page behind

@@ -15,7 +15,8 @@ export interface FeedSubscriber {
   /**
    * Writes `chunk` (whole SSE blocks as UTF-8, possibly empty) and moves {@link after} to
    * `through`. The same Buffer is handed to every subscriber with the same filter: never modify it.
-   * @returns false when the client's unsent buffer is over its bound (wait for {@link drained}).
+   * @returns false when the client still held more than its bound of earlier writes (wait for
+   *   {@link drained}).
    */
   write(chunk: Buffer, through: bigint): boolean;
   /** Resolves once the client took its buffered text (or went away). */

@@ -5,8 +5,14 @@ import { changeFrame } from './sse-frame.js';
 /** Reads a feed's changes after a position, oldest first, at most `limit` (ReadModel.readFeed). */
 export type FeedRead = (after: bigint, limit: number) => Promise<StoredChange[]>;
 
-/** Changes per read. */
+/** Changes per read of a subscriber catching up. */
 const PAGE = 200;
+/**
+ * Changes per read of the shared cursor: what arrived between two paced reads goes to each
+ * subscriber as one write, since a socket write costs about as much for 1 KB as for 100 KB
+ * (docs/decisions.md, "Live feeds: one write per paced read").
+ */
+const LIVE_PAGE = 1_000;
 /**
  * Subscribers handed a page before the fan-out yields to the event loop, so claims and other
  * requests are served between slices instead of after thousands of socket writes.
@@ -99,10 +105,10 @@ export class SharedFeed {
         this.dirty = false;
         this.lastRead = Date.now();
         for (;;) {
-          const changes = await this.read(this.head, PAGE);
+          const changes = await this.read(this.head, LIVE_PAGE);
           const last = changes.at(-1);
           if (last) await this.fanOut(changes, last.position);
-          if (changes.length < PAGE) break;
+          if (changes.length < LIVE_PAGE) break;
         }
       } while (this.dirty);
     } catch {
