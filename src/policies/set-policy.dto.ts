@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ApiObjectProperty } from '../common/openapi/json-value.js';
 import { Allow, IsInt, IsString, Length, Min, ValidateIf } from 'class-validator';
+import { NotBlank } from '../common/not-blank.js';
 
 /** Body of PUT /v1/tenants/{tenant}/policies/{action}. */
 export class SetPolicyRequestDto {
@@ -20,6 +21,7 @@ export class SetPolicyRequestDto {
   })
   @IsString()
   @Length(1, 4096)
+  @NotBlank()
   reason!: string;
 
   @ApiPropertyOptional({

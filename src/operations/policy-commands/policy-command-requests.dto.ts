@@ -17,12 +17,14 @@ import {
 } from 'class-validator';
 import { MAX_LEASE_MS, MIN_LEASE_MS } from '../../ledger/index.js';
 import { FencedRequestDto } from '../fenced-request.dto.js';
+import { NotBlank } from '../../common/not-blank.js';
 
 /** Body of operator actions: the reason is required; the actor comes from the API key. */
 export class OperatorActionRequestDto {
   @ApiProperty({ example: 'finance confirmed the customer wants the invoice' })
   @IsString()
   @Length(1, 4096)
+  @NotBlank()
   reason!: string;
 }
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
 import type { Resolution } from '../../ledger/index.js';
+import { NotBlank } from '../../common/not-blank.js';
 
 const RESOLUTIONS: readonly Resolution[] = ['confirmed', 'not_found', 'abandoned'];
 
@@ -25,6 +26,7 @@ export class ResolveRequestDto {
   @ApiProperty({ example: 'found INV-42 in the billing system by external reference' })
   @IsString()
   @Length(1, 4096)
+  @NotBlank()
   reason!: string;
 
   @ApiPropertyOptional({
@@ -48,6 +50,7 @@ export class ReferenceRequestDto {
   @ApiProperty({ example: 'found INV-2024-0045 in the billing system by external reference' })
   @IsString()
   @Length(1, 4096)
+  @NotBlank()
   reason!: string;
 
   @ApiPropertyOptional({
