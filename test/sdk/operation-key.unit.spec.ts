@@ -84,4 +84,20 @@ describe('operation identity computed locally', () => {
       operationIdOf({ ...key, subject: 'Café' }),
     );
   });
+
+  it('refuses a tenant or action of "." or "..", which no URL path can name; a source or subject may be one', () => {
+    const key = { tenant: 'acme', source: 'shop', action: 'invoice.create', subject: 'order:1' };
+    for (const dots of ['.', '..']) {
+      for (const part of ['tenant', 'action'] as const) {
+        const message = `${part} must not be "." or ".." (a URL path cannot name it)`;
+        expect(keyIssues({ ...key, [part]: dots })).toEqual([{ field: `key.${part}`, message }]);
+        expect(parseOperationKey({ ...key, [part]: dots }).ok).toBe(false);
+      }
+      for (const part of ['source', 'subject'] as const) {
+        expect(keyIssues({ ...key, [part]: dots })).toEqual([]);
+        expect(parseOperationKey({ ...key, [part]: dots }).ok).toBe(true);
+      }
+    }
+    expect(keyIssues({ ...key, tenant: '...', action: '.x' })).toEqual([]);
+  });
 });

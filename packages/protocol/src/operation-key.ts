@@ -39,9 +39,17 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const EDGE_SPACE = /^\p{White_Space}|\p{White_Space}$/u;
 
 /**
+ * Parts that routes name as path segments (`/v1/tenants/{tenant}/policies/{action}`): a segment
+ * `.` or `..` is removed by every URL parser, escaped or not (RFC 3986 §5.2.4, the WHATWG URL
+ * Standard's single- and double-dot segments), so such a value could never be addressed.
+ */
+const IN_PATHS: ReadonlySet<string> = new Set(['tenant', 'action']);
+
+/**
  * Checks one text part of a key (docs/domain.md "Operation key"): a non-empty string of at most
  * {@link MAX_KEY_PART_BYTES} UTF-8 bytes, no Cc/Cf characters or unpaired surrogates, no edge
- * white space, NFC. Refused, never normalised, so the ledger never alters a key.
+ * white space, NFC; a tenant or action is not `.` or `..`. Refused, never normalised, so the
+ * ledger never alters a key.
  */
 export function keyPartIssue(part: string, value: unknown): FieldIssue | null {
   const field = `key.${part}`;
@@ -61,6 +69,9 @@ export function keyPartIssue(part: string, value: unknown): FieldIssue | null {
   }
   if (value.normalize('NFC') !== value) {
     return { field, message: `${part} must be in Unicode NFC (normalise with String.normalize('NFC'))` };
+  }
+  if (IN_PATHS.has(part) && (value === '.' || value === '..')) {
+    return { field, message: `${part} must not be "." or ".." (a URL path cannot name it)` };
   }
   return null;
 }
