@@ -115,7 +115,7 @@ module.exports = {
     {
       name: 'client-is-standalone',
       comment:
-        'packages/client (the worker SDK) imports nothing from the server and no npm package but the protocol, undici (its Node transport, docs/decisions.md) and structured-headers (the Idempotency-Key header)',
+        'packages/client (the worker SDK) imports nothing from the server and no npm package but the protocol, undici (its Node transport, docs/decisions.md), structured-headers (the Idempotency-Key header) and lru-cache (the replay cache)',
       severity: 'error',
       from: {
         path: '^packages/client/src',
@@ -129,7 +129,7 @@ module.exports = {
           '^packages/client/src',
           '^packages/protocol/src',
           '^(node:)?[a-z_]+$',
-          '^node_modules/(undici|structured-headers)/',
+          '^node_modules/(undici|structured-headers|lru-cache)/',
         ],
       },
     },

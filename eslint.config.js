@@ -65,11 +65,11 @@ export default tseslint.config(
             {
               // The protocol holds the key rules and wire types; undici is its Node transport
               // (#default-sender), docs/decisions.md; structured-headers parses the Idempotency-Key
-              // header (docs/protect-your-api.md)
+              // header (docs/protect-your-api.md); lru-cache bounds the replay cache
               regex:
-                '^(?!node:|\\.|@operation-ledger/protocol$|undici$|structured-headers$|#default-sender$)',
+                '^(?!node:|\\.|@operation-ledger/protocol$|undici$|structured-headers$|lru-cache$|#default-sender$)',
               message:
-                'packages/client has three runtime dependencies, the protocol, undici and structured-headers: otherwise Node built-ins only',
+                'packages/client has four runtime dependencies, the protocol, undici, structured-headers and lru-cache: otherwise Node built-ins only',
             },
           ],
         },

@@ -59,4 +59,15 @@ it('keeps confirmed answers until their retention ends, and within its bounds, l
   expect(cache.size).toBe(1);
   cache.set('big', answer('x'.repeat(2_000)), null);
   expect(cache.get('big')).toBeUndefined();
+  // the byte bound: two answers of 400 bytes fit in 1 000, a third pushes the older out
+  const bytes = new ReplayCache(10, 1_000, () => now);
+  for (const k of ['p', 'q', 'r']) bytes.set(k, answer(k.repeat(400)), null);
+  expect([bytes.get('p'), bytes.get('q'), bytes.get('r')].map((x) => x?.body?.length)).toEqual([
+    undefined,
+    400,
+    400,
+  ]);
+  const none = new ReplayCache(0, 1_000, () => now);
+  none.set('a', answer('A'), null);
+  expect([none.get('a'), none.size]).toEqual([undefined, 0]);
 });

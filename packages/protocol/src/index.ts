@@ -3,7 +3,6 @@
  * key's rules and canonical form, the operationId rule, problem codes and the wire types. Plain
  * TypeScript with no dependency and no platform module, so it runs in Node and in browsers alike.
  */
-export { BoundedLru } from './bounded-lru.js';
 export { canonicalKey } from './canonical-key.js';
 export { LEDGER_CAPABILITIES, type LedgerCapability } from './capabilities.js';
 export {

@@ -1,4 +1,4 @@
-import { BoundedLru } from '@operation-ledger/protocol';
+import { LRUCache } from 'lru-cache';
 import type { RecordedEvent } from '../event-store.port.js';
 
 /** A stream as this process last saw it whole. */
@@ -22,28 +22,33 @@ export interface KnownStream {
  * than `maxBytes / 16` is not held.
  */
 export class KnownStreams {
-  readonly #streams: BoundedLru<KnownStream>;
+  readonly #streams: LRUCache<string, KnownStream> | null;
 
+  /** @param capacity streams held at most (0 holds none); @param maxBytes their estimated heap. */
   constructor(capacity: number, maxBytes: number) {
-    this.#streams = new BoundedLru(capacity, maxBytes, maxBytes / 16);
+    const bytes = Math.max(1, Math.floor(maxBytes));
+    this.#streams =
+      capacity > 0
+        ? new LRUCache({ max: capacity, maxSize: bytes, maxEntrySize: Math.max(1, Math.floor(bytes / 16)) })
+        : null;
   }
 
   /** The stream as held, marking it recently used; undefined when not held. */
   get(streamName: string): KnownStream | undefined {
-    return this.#streams.get(streamName);
+    return this.#streams?.get(streamName);
   }
 
   /** Holds `events` (frozen here) as the whole stream at `revision`. */
   remember(streamName: string, revision: bigint, first: bigint | null, events: RecordedEvent[]): KnownStream {
     const bytes = heapBytesOf(events);
     const known: KnownStream = { revision, first, events: deepFreeze(events), bytes };
-    this.#streams.set(streamName, known, bytes);
+    this.#streams?.set(streamName, known, { size: bytes });
     return known;
   }
 
   /** After a successful append at `expected`: a copy held at `expected` grows, any other is stale. */
   extend(streamName: string, expected: bigint, events: RecordedEvent[]): void {
-    const known = this.#streams.peek(streamName);
+    const known = this.#streams?.peek(streamName);
     if (!known) return;
     if (known.revision !== expected || events.length === 0) return this.forget(streamName);
     this.remember(streamName, expected + BigInt(events.length), known.first, [...known.events, ...events]);
@@ -51,12 +56,12 @@ export class KnownStreams {
 
   /** Drops the stream (e.g. after this process truncated it). */
   forget(streamName: string): void {
-    this.#streams.delete(streamName);
+    this.#streams?.delete(streamName);
   }
 
   /** Streams and approximate bytes held now. */
   get size(): { readonly streams: number; readonly bytes: number } {
-    return { streams: this.#streams.size, bytes: this.#streams.bytes };
+    return { streams: this.#streams?.size ?? 0, bytes: this.#streams?.calculatedSize ?? 0 };
   }
 }
 

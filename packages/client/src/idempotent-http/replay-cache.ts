@@ -1,4 +1,4 @@
-import { BoundedLru } from '@operation-ledger/protocol';
+import { LRUCache } from 'lru-cache';
 import type { HttpAnswer } from './http-answer.js';
 
 interface Entry {
@@ -14,7 +14,7 @@ interface Entry {
  * recently used first). Not shared between processes: another replica asks the ledger.
  */
 export class ReplayCache {
-  private readonly entries: BoundedLru<Entry>;
+  private readonly entries: LRUCache<string, Entry> | null;
 
   /** @param maxEntries answers kept (0 disables the cache); @param maxBytes their body bytes. */
   constructor(
@@ -22,15 +22,16 @@ export class ReplayCache {
     maxBytes: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.entries = new BoundedLru(maxEntries, maxBytes);
+    this.entries =
+      maxEntries > 0 ? new LRUCache({ max: maxEntries, maxSize: Math.max(1, Math.floor(maxBytes)) }) : null;
   }
 
   /** The answer recorded for `key`, or undefined (also once its retention ended). */
   get(key: string): HttpAnswer | undefined {
-    const entry = this.entries.get(key);
+    const entry = this.entries?.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt !== null && entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
+      this.entries?.delete(key);
       return undefined;
     }
     return entry.answer;
@@ -38,11 +39,16 @@ export class ReplayCache {
 
   /** Keeps `answer` under `key` until `expiresAt` (epoch ms; null = until evicted). */
   set(key: string, answer: HttpAnswer, expiresAt: number | null): void {
-    this.entries.set(key, { answer, expiresAt }, (answer.body?.length ?? 0) + key.length);
+    // the size counted is the body's and the key's bytes (at least 1: lru-cache's sizes are positive)
+    this.entries?.set(
+      key,
+      { answer, expiresAt },
+      { size: Math.max(1, (answer.body?.length ?? 0) + key.length) },
+    );
   }
 
   /** Answers held. */
   get size(): number {
-    return this.entries.size;
+    return this.entries?.size ?? 0;
   }
 }
