@@ -1,11 +1,11 @@
 import { RECONCILIATION_CATEGORIES } from '@operation-ledger/client';
-import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { examples, type Kit, type Opts } from '../command-kit.js';
 import { UsageError } from '../exit-codes.js';
 import { collect, durationMs, oneOf, timeArg } from '../parse-options.js';
 import { flagOf, reconciliationOptions, sourceIntentOptions, UPLOAD_ONLY } from '../reconcile/run-options.js';
 import { startReconciliationRun } from '../reconcile/start-run.js';
+import { collectFailOn } from '../reconcile/fail-on.js';
 import { printRun } from '../reconcile/print-run.js';
 import { openExport } from '../reconcile/upload-file.js';
 import { printReconciliationReport } from './reconcile-report.js';
@@ -61,7 +61,7 @@ export function registerReconcile(program: Command, kit: Kit): void {
       .option(
         '--fail-on <category...>',
         `exit 1 when the run found any item of these categories (for scheduled runs): ${RECONCILIATION_CATEGORIES.join(', ')}; comma-separated or repeated`,
-        collectCategories,
+        collectFailOn,
       ),
     [
       'ledger reconcile --action invoice.create --destination billing-export.csv --ref-field memo',
@@ -112,16 +112,4 @@ function checkedReportOptions(o: Opts): { action: string; from: string; to: stri
     if (!o[name]) throw new UsageError(`the report form needs --${name} (or give --destination)`);
   if (Date.parse(o.to) <= Date.parse(o.from)) throw new UsageError('--to must be after --from');
   return { action: o.action, from: o.from, to: o.to, csv: o.csv };
-}
-
-/** Commander collector of `--fail-on`: categories, comma-separated or repeated; unknown ones refused. */
-function collectCategories(value: string, previous: string[] = []): string[] {
-  const known = RECONCILIATION_CATEGORIES as readonly string[];
-  const added = value
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean);
-  const wrong = added.find((c) => !known.includes(c));
-  if (wrong) throw new InvalidArgumentError(`"${wrong}" is not a category: one of ${known.join(', ')}`);
-  return [...previous, ...added];
 }
