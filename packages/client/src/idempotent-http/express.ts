@@ -27,7 +27,9 @@ type End = Response['end'];
  * held until the ledger recorded it (status, kept headers, body), then written; a retry gets the
  * recorded answer with `Idempotent-Replayed: true`, refusals are problem+json (see
  * {@link IdempotencyGuard}). Routes of other methods than `options.methods` pass untouched.
- * @throws (through `next`) what `options.tenant` throws.
+ * Needs a body parser before it (`express.json()`): the fingerprint is taken over `req.body`.
+ * @throws (through `next`) what `options.tenant` throws; a TypeError for a keyed request with a
+ *   body that no parser read (unless `options.fingerprint` is a function).
  */
 export function expressIdempotency(
   options: IdempotencyOptions<Request>,
@@ -35,6 +37,7 @@ export function expressIdempotency(
   const guard = new IdempotencyGuard<Request>(options);
   return (route) => (req, res, next) => {
     if (!guard.guards(req.method)) return next();
+    if (typeof options.fingerprint !== 'function' && bodyUnseen(req)) return next(new TypeError(NO_PARSER));
     const realWrite = res.write;
     const realEnd = res.end;
     const chunks: Buffer[] = [];
@@ -104,6 +107,19 @@ export function expressIdempotency(
       },
     );
   };
+}
+
+const NO_PARSER =
+  'expressIdempotency: req.body is undefined although the request has a body: mount a body parser ' +
+  '(express.json()) before this middleware, or every body would get the same fingerprint';
+
+/**
+ * Whether a keyed request carries a body that no parser before this middleware read (RFC 9112
+ * §6.3: a Transfer-Encoding or a Content-Length above 0 means a body).
+ */
+function bodyUnseen(req: Request): boolean {
+  if (req.body !== undefined || req.headers['idempotency-key'] === undefined) return false;
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
 function writeAnswer(res: Response, answer: HttpAnswer): void {
