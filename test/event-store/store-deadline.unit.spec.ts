@@ -7,6 +7,8 @@ import { onRequestStoreBudget } from '../../src/common/request-store-budget.js';
 import { StoreDeadlineError, storeDeadline, withStoreDeadline } from '../../src/common/store-deadline.js';
 import { GroupCommit } from '../../src/event-store/group-commit.js';
 import { PgPoolExecutor } from '../../src/event-store/postgres/pg-pool-executor.js';
+import type { PgliteConnection } from '../../src/event-store/postgres/pglite-connection.js';
+import { PgliteExecutor } from '../../src/event-store/postgres/pglite-executor.js';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
@@ -115,6 +117,34 @@ describe('one store deadline per request', () => {
     expect(await withStoreDeadline(performance.now() - 1, () => group.submit('d', 'd')).catch(String)).toBe(
       'StoreDeadlineError: Event store unavailable: no answer within the request deadline (LEDGER_STORE_TIMEOUT_MS)',
     );
+  });
+
+  it("bounds the wait in the embedded store's queue by the deadline; a call whose turn comes late runs nothing", async () => {
+    const statements: string[] = [];
+    const slow = pending<void>();
+    const db = {
+      query: async (sql: string) => {
+        statements.push(sql);
+        if (sql === 'slow') await slow.promise;
+        return { rows: [] };
+      },
+      exec: async () => [],
+    } as unknown as PgliteConnection;
+    const executor = new PgliteExecutor(db);
+    const first = watch(executor.query('slow')); // a long statement holds the one connection
+    const at = performance.now() + 100;
+    const late = watch(withStoreDeadline(at, () => executor.query('late')));
+    const running = watch(withStoreDeadline(at, () => executor.query('slow-too')));
+    await advance(99);
+    expect([late.state, running.state]).toEqual(['waiting', 'waiting']);
+    await advance(2);
+    expect([late.state, running.state]).toEqual(['StoreDeadlineError', 'StoreDeadlineError']);
+    slow.resolve();
+    await advance(1);
+    expect(first.state).toEqual({ rows: [] });
+    expect(statements).toEqual(['slow']); // neither queued call reached the database
+    const patient = await executor.query('no deadline'); // a background job waits as long as it takes
+    expect(patient).toEqual({ rows: [] });
   });
 
   it('leaves a retry only what its request has left', async () => {

@@ -1,3 +1,4 @@
+import { deadlineClock, StoreDeadlineError, storeDeadline } from '../../common/store-deadline.js';
 import { EventStoreUnavailableError, StorageUnavailableError } from '../event-store.port.js';
 import type { FreeSpace, SqlExecutor, SqlResult } from '../sql-executor.js';
 import { runInSavepoint } from '../sql/savepoint.js';
@@ -143,16 +144,46 @@ export class PgliteExecutor implements SqlExecutor {
     }
   }
 
-  /** Queues `fn` behind every earlier call; applies the guard's read-only switch first. */
+  /**
+   * Queues `fn` behind every earlier call; applies the guard's read-only switch first. The wait
+   * for its turn ends at the running work's store deadline (common/store-deadline.ts) with
+   * {@link StoreDeadlineError}, and a turn reached after that runs nothing: its caller was answered
+   * already. A turn that started is waited for to its end (one connection: nothing can cut it).
+   */
   #exclusive<T>(fn: (db: PgliteConnection) => Promise<T>): Promise<T> {
+    const at = storeDeadline();
+    let started = false;
+    let abandoned = false;
     const turn = this.#queue.then(async () => {
+      if (abandoned) throw new StoreDeadlineError();
+      started = true;
       if (this.#closed) throw new EventStoreUnavailableError('Event store unavailable: PGlite is closed');
       if (this.#stopped) throw new StorageUnavailableError(this.#stoppedReason());
       await this.#applyReserve();
       return fn(this.#db);
     });
     this.#queue = turn.catch(() => undefined);
-    return turn;
+    if (at === undefined) return turn;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(
+        () => {
+          if (started) return;
+          abandoned = true;
+          reject(new StoreDeadlineError());
+        },
+        Math.max(0, at - deadlineClock()),
+      );
+      turn.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
   }
 
   async #applyReserve(): Promise<void> {
