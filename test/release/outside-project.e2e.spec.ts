@@ -4,7 +4,7 @@
 // files; the registry is asked only about their public dependencies, npm's cache first
 // (`--prefer-offline`: `npm ci` left their tarballs there; npm may still fetch their metadata). The packages' dist/ is what `npm ci`
 // built (rebuilt here only when a source is newer), so the test costs two small npm installs.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,16 +40,26 @@ beforeAll(async () => {
     ['run', 'build', '-w', '@operation-ledger/cli'],
   );
   dir = mkdtempSync(join(tmpdir(), 'ledger-outside-'));
-  execFileSync('node', ['scripts/release.mjs', '--skip-build', '--out', join(dir, 'release')], {
-    cwd: ROOT,
-    env: outside,
-  });
   project = join(dir, 'worker');
   mkdirSync(project);
-  await run('npm', ['init', '-y']);
-  const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }));
-  ledger = await startTestLedger('postgres');
+  // Packing the tarballs, `npm init` and the ledger's start do not depend on each other and mostly
+  // wait (npm, PostgreSQL): they run at the same time.
+  const release = execFileAsync(
+    'node',
+    ['scripts/release.mjs', '--skip-build', '--out', join(dir, 'release')],
+    {
+      cwd: ROOT,
+      env: outside,
+    },
+  );
+  const init = (async () => {
+    await run('npm', ['init', '-y']);
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }));
+  })();
+  const settled = await Promise.allSettled([startTestLedger('postgres'), release, init]);
+  if (settled[0].status === 'fulfilled') ledger = settled[0].value; // closed by afterAll in any case
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
 });
 afterAll(async () => {
   await ledger?.close();

@@ -1,10 +1,10 @@
 import { swcBuild } from '../../support/swc-build.js';
 
 /**
- * The sources compiled for spawned servers (`node_modules/.cache/ledger-observability-build-<pid>`, its
- * own directory, so it cannot race the projector tests' build); `src/main.js` there is the server
- * entry point.
+ * The sources compiled for spawned servers (`node_modules/.cache/ledger-swc-build-<key>`, shared
+ * with every file that compiles the same sources, see `swcBuild`); `src/main.js` there is the
+ * server entry point.
  */
 export function buildSources(): string {
-  return swcBuild('ledger-observability-build');
+  return swcBuild();
 }

@@ -4,10 +4,10 @@ import { swcBuild } from '../../support/swc-build.js';
 
 /**
  * The projector entry point, `src/projections/projector-main.js`, of the sources compiled into
- * `node_modules/.cache/ledger-projector-build-<pid>` (see `swcBuild`).
+ * `node_modules/.cache/ledger-swc-build-<key>` (see `swcBuild`).
  */
 export function buildProjector(): string {
-  return join(swcBuild('ledger-projector-build'), 'src/projections/projector-main.js');
+  return join(swcBuild(), 'src/projections/projector-main.js');
 }
 
 /** A projector child process and the instance id it reported. */
