@@ -220,4 +220,25 @@ describe('SSE resume with Last-Event-ID', () => {
     for (const line of body.split('\n').filter(Boolean)) expect(line).toMatch(/^(retry|id|event|data|): ?/);
     expect(body).toContain(`"operationId":"${id}"`);
   });
+  it('answers HEAD with the head alone: no event bytes, and the connection ends', async () => {
+    const { received, closed } = raw(`HEAD /v1/tenants/${T}/operations/changes HTTP/1.1\r\n`);
+    await closed;
+    const text = received();
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text.toLowerCase()).toContain('content-type: text/event-stream');
+    expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(''); // RFC 9110 §9.3.2: no content
+  });
 });
+
+/** Sends `first` (a request line) with headers, then `more` verbatim, on one raw connection. */
+function raw(first: string, more = '') {
+  const socket = connect({ host: '127.0.0.1', port: Number(new URL(ledger.url).port) });
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (text += chunk));
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.write(
+    `${first}Host: x\r\nAuthorization: Bearer ${ledger.rootToken}\r\nAccept: text/event-stream\r\n\r\n${more}`,
+  );
+  return { received: () => text, closed, destroy: () => socket.destroy() };
+}

@@ -98,6 +98,11 @@ export class SseSession implements FeedSubscriber {
       Connection: 'close',
       'X-Accel-Buffering': 'no',
     });
+    // HEAD: the head alone (RFC 9110 §9.3.2); the body below bypasses the response's own check.
+    if (res.req.method === 'HEAD') {
+      res.end();
+      return this.close();
+    }
     res.flushHeaders();
     res.on('close', () => this.close());
     // the client left before the stream started
