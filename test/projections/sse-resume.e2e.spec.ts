@@ -228,6 +228,23 @@ describe('SSE resume with Last-Event-ID', () => {
     expect(text.toLowerCase()).toContain('content-type: text/event-stream');
     expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(''); // RFC 9110 §9.3.2: no content
   });
+
+  it('does not act on a request pipelined behind the stream: the stream never lets its answer out', async () => {
+    const body = JSON.stringify({ key: key('PIPE-1'), payload: { s: 'PIPE-1' } });
+    const stream = raw(
+      `GET /v1/tenants/${T}/operations/changes HTTP/1.1\r\n`,
+      `POST /v1/claims HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ledger.rootToken}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    await waitFor(async () => stream.received().includes('event: ready'), 'the ready event');
+    const [sentinel] = await claimAll(['PIPE-SENTINEL']);
+    await waitFor(async () => stream.received().includes(sentinel!), 'the sentinel claim');
+    stream.destroy();
+    // RFC 9112 §9.6: after a response with `close` no further request on the connection is
+    // processed. The claim was never answered, so it must not have been made: claimed now, it is new.
+    expect(stream.received()).not.toContain('PIPE-1');
+    expect((await ledger.client.claim(key('PIPE-1'), { s: 'PIPE-1' })).status).toBe(201);
+  });
 });
 
 /** Sends `first` (a request line) with headers, then `more` verbatim, on one raw connection. */
