@@ -245,6 +245,20 @@ describe('SSE resume with Last-Event-ID', () => {
     expect(stream.received()).not.toContain('PIPE-1');
     expect((await ledger.client.claim(key('PIPE-1'), { s: 'PIPE-1' })).status).toBe(201);
   });
+  it('streams to a subscription pipelined behind another request on its connection', async () => {
+    const body = JSON.stringify({ key: key('PIPE-2'), payload: { s: 'PIPE-2' } });
+    const stream = raw(
+      `POST /v1/claims HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`,
+      body +
+        `GET /v1/tenants/${T}/operations/changes HTTP/1.1\r\nHost: x\r\n` +
+        `Authorization: Bearer ${ledger.rootToken}\r\n\r\n`,
+    );
+    await waitFor(async () => stream.received().includes('event: ready'), 'the ready event');
+    const [later] = await claimAll(['PIPE-3']);
+    await waitFor(async () => stream.received().includes(later!), 'the claim made after subscribing');
+    stream.destroy();
+    expect(stream.received()).toMatch(/^HTTP\/1\.1 201 /);
+  });
 });
 
 /** Sends `first` (a request line) with headers, then `more` verbatim, on one raw connection. */
