@@ -215,6 +215,7 @@ describe('SSE resume with Last-Event-ID', () => {
     expect(head).toMatch(/^HTTP\/1\.1 200 /);
     expect(head.toLowerCase()).not.toContain('transfer-encoding');
     expect(head.toLowerCase()).toContain('connection: close');
+    expect(head.toLowerCase()).not.toContain('keep-alive:'); // no keep-alive offer on a closing connection
     // Every line of the body is an SSE field or comment (WHATWG HTML §9.2.6): no chunk sizes.
     expect(body.startsWith('retry: 2000\n\n')).toBe(true);
     for (const line of body.split('\n').filter(Boolean)) expect(line).toMatch(/^(retry|id|event|data|): ?/);

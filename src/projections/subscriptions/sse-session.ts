@@ -95,6 +95,7 @@ export class SseSession implements FeedSubscriber {
     // until the next tick. Node's removeHeader turns its chunked coding off.
     res.removeHeader('Transfer-Encoding');
     res.removeHeader('Content-Length');
+    res.removeHeader('Keep-Alive'); // the connection ends with this answer: nothing to keep alive
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
