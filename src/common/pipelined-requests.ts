@@ -9,6 +9,8 @@ interface Connection {
   unanswered: number;
   /** Settles once every request read so far on the connection is answered (or the connection ended). */
   answered: Promise<void>;
+  /** Settles the unanswered ones when the connection closes (one listener, however many wait). */
+  readonly onClose: Set<() => void>;
 }
 
 const connections = new WeakMap<Socket, Connection>();
@@ -28,8 +30,12 @@ export function awaitEarlierAnswers(
   const socket = request.raw.socket;
   let c = connections.get(socket);
   if (!c) {
-    c = { unanswered: 0, answered: Promise.resolve() };
-    connections.set(socket, c);
+    const created: Connection = { unanswered: 0, answered: Promise.resolve(), onClose: new Set() };
+    socket.once('close', () => {
+      for (const settle of [...created.onClose]) settle();
+    });
+    connections.set(socket, created);
+    c = created;
   }
   const connection = c;
   const waitsFor = connection.unanswered > 0 && !SAFE.has(request.method) ? connection.answered : null;
@@ -38,13 +44,13 @@ export function awaitEarlierAnswers(
     const settle = () => {
       reply.raw.off('finish', settle);
       reply.raw.off('close', settle);
-      socket.off('close', settle);
+      connection.onClose.delete(settle);
       connection.unanswered--;
       resolve();
     };
     reply.raw.once('finish', settle);
     reply.raw.once('close', settle);
-    socket.once('close', settle);
+    connection.onClose.add(settle);
   });
   connection.answered = Promise.all([connection.answered, mine]).then(() => undefined);
   if (!waitsFor) return done();

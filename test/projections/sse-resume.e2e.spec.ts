@@ -260,6 +260,23 @@ describe('SSE resume with Last-Event-ID', () => {
     stream.destroy();
     expect(stream.received()).toMatch(/^HTTP\/1\.1 201 /);
   });
+  it('answers many reads pipelined on one connection, in order, with no listener piling up on it', async () => {
+    const server = ledger.app.getHttpServer() as import('node:http').Server;
+    let mostCloseListeners = 0;
+    const onConnection = (socket: import('node:net').Socket) =>
+      socket.on('newListener', (event) => {
+        if (event === 'close')
+          mostCloseListeners = Math.max(mostCloseListeners, socket.listenerCount('close') + 1);
+      });
+    server.on('connection', onConnection);
+    const get = `GET /v1/tenants/${T}/operations?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ledger.rootToken}\r\n\r\n`;
+    const conn = raw(`GET /v1/tenants/${T}/operations?limit=1 HTTP/1.1\r\n`, get.repeat(11));
+    await waitFor(async () => conn.received().split('HTTP/1.1 200').length - 1 === 12, 'twelve answers');
+    server.off('connection', onConnection);
+    // Past 10 listeners of one event Node warns of a leak (MaxListenersExceededWarning) in the log.
+    conn.destroy();
+    expect(mostCloseListeners).toBeLessThanOrEqual(10);
+  });
 });
 
 /** Sends `first` (a request line) with headers, then `more` verbatim, on one raw connection. */
