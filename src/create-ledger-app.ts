@@ -12,6 +12,7 @@ import { authenticationMiddleware } from './auth/authentication.middleware.js';
 import { installApiKeySchema } from './auth/sql/api-key-schema.js';
 import { exactJsonBody } from './common/json-body.js';
 import { limitSlowRequests } from './common/request-deadline.js';
+import { awaitEarlierAnswers } from './common/pipelined-requests.js';
 import { storableQuery } from './common/storable-query.js';
 import { ProblemDetailsFilter } from './common/problem-details.filter.js';
 import { ledgerValidationPipe } from './common/validation.js';
@@ -74,6 +75,7 @@ export async function createLedgerApp(
   });
   // Before Nest's middleware (NestFactory.create registers it): a request refused there (401,
   // 429, 503) is logged and timed under the route Fastify matched, not `unmatched`.
+  adapter.getInstance().addHook('onRequest', awaitEarlierAnswers); // first: nothing acts on it before
   adapter.getInstance().addHook('onRequest', (request, _reply, done) => {
     recordRouteTemplate(request);
     done();

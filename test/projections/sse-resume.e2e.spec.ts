@@ -215,9 +215,79 @@ describe('SSE resume with Last-Event-ID', () => {
     expect(head).toMatch(/^HTTP\/1\.1 200 /);
     expect(head.toLowerCase()).not.toContain('transfer-encoding');
     expect(head.toLowerCase()).toContain('connection: close');
+    expect(head.toLowerCase()).not.toContain('keep-alive:'); // no keep-alive offer on a closing connection
     // Every line of the body is an SSE field or comment (WHATWG HTML §9.2.6): no chunk sizes.
     expect(body.startsWith('retry: 2000\n\n')).toBe(true);
     for (const line of body.split('\n').filter(Boolean)) expect(line).toMatch(/^(retry|id|event|data|): ?/);
     expect(body).toContain(`"operationId":"${id}"`);
   });
+  it('answers HEAD with the head alone: no event bytes, and the connection ends', async () => {
+    const { received, closed } = raw(`HEAD /v1/tenants/${T}/operations/changes HTTP/1.1\r\n`);
+    await closed;
+    const text = received();
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text.toLowerCase()).toContain('content-type: text/event-stream');
+    expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(''); // RFC 9110 §9.3.2: no content
+  });
+
+  it('does not act on a request pipelined behind the stream: the stream never lets its answer out', async () => {
+    const body = JSON.stringify({ key: key('PIPE-1'), payload: { s: 'PIPE-1' } });
+    const stream = raw(
+      `GET /v1/tenants/${T}/operations/changes HTTP/1.1\r\n`,
+      `POST /v1/claims HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ledger.rootToken}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    await waitFor(async () => stream.received().includes('event: ready'), 'the ready event');
+    const [sentinel] = await claimAll(['PIPE-SENTINEL']);
+    await waitFor(async () => stream.received().includes(sentinel!), 'the sentinel claim');
+    stream.destroy();
+    // RFC 9112 §9.6: after a response with `close` no further request on the connection is
+    // processed. The claim was never answered, so it must not have been made: claimed now, it is new.
+    expect(stream.received()).not.toContain('PIPE-1');
+    expect((await ledger.client.claim(key('PIPE-1'), { s: 'PIPE-1' })).status).toBe(201);
+  });
+  it('streams to a subscription pipelined behind another request on its connection', async () => {
+    const body = JSON.stringify({ key: key('PIPE-2'), payload: { s: 'PIPE-2' } });
+    const stream = raw(
+      `POST /v1/claims HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`,
+      body +
+        `GET /v1/tenants/${T}/operations/changes HTTP/1.1\r\nHost: x\r\n` +
+        `Authorization: Bearer ${ledger.rootToken}\r\n\r\n`,
+    );
+    await waitFor(async () => stream.received().includes('event: ready'), 'the ready event');
+    const [later] = await claimAll(['PIPE-3']);
+    await waitFor(async () => stream.received().includes(later!), 'the claim made after subscribing');
+    stream.destroy();
+    expect(stream.received()).toMatch(/^HTTP\/1\.1 201 /);
+  });
+  it('answers many reads pipelined on one connection, in order, with no listener piling up on it', async () => {
+    const server = ledger.app.getHttpServer() as import('node:http').Server;
+    let mostCloseListeners = 0;
+    const onConnection = (socket: import('node:net').Socket) =>
+      socket.on('newListener', (event) => {
+        if (event === 'close')
+          mostCloseListeners = Math.max(mostCloseListeners, socket.listenerCount('close') + 1);
+      });
+    server.on('connection', onConnection);
+    const get = `GET /v1/tenants/${T}/operations?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ledger.rootToken}\r\n\r\n`;
+    const conn = raw(`GET /v1/tenants/${T}/operations?limit=1 HTTP/1.1\r\n`, get.repeat(11));
+    await waitFor(async () => conn.received().split('HTTP/1.1 200').length - 1 === 12, 'twelve answers');
+    server.off('connection', onConnection);
+    // Past 10 listeners of one event Node warns of a leak (MaxListenersExceededWarning) in the log.
+    conn.destroy();
+    expect(mostCloseListeners).toBeLessThanOrEqual(10);
+  });
 });
+
+/** Sends `first` (a request line) with headers, then `more` verbatim, on one raw connection. */
+function raw(first: string, more = '') {
+  const socket = connect({ host: '127.0.0.1', port: Number(new URL(ledger.url).port) });
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (text += chunk));
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.write(
+    `${first}Host: x\r\nAuthorization: Bearer ${ledger.rootToken}\r\nAccept: text/event-stream\r\n\r\n${more}`,
+  );
+  return { received: () => text, closed, destroy: () => socket.destroy() };
+}

@@ -83,8 +83,11 @@ export class SseSession implements FeedSubscriber {
     return this.o.filter(change);
   }
 
-  /** Sends the headers and the `ready` (or `reset`) event; changes come through {@link write}. */
-  start(): void {
+  /**
+   * Sends the headers, then — once this response has the connection — the `ready` (or `reset`)
+   * event; changes come through {@link write}. Resolves when the stream has begun or ended.
+   */
+  start(): Promise<void> {
     const { res } = this.o;
     // The body ends with the connection (RFC 9112 §6.3, rule 8), not in chunks: a stream has no
     // natural end. So after the head the body's bytes go straight to the socket, a page's shared
@@ -92,16 +95,45 @@ export class SseSession implements FeedSubscriber {
     // until the next tick. Node's removeHeader turns its chunked coding off.
     res.removeHeader('Transfer-Encoding');
     res.removeHeader('Content-Length');
+    res.removeHeader('Keep-Alive'); // the connection ends with this answer: nothing to keep alive
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
       Connection: 'close',
       'X-Accel-Buffering': 'no',
     });
+    // HEAD: the head alone (RFC 9110 §9.3.2); the body below bypasses the response's own check.
+    if (res.req.method === 'HEAD') {
+      res.end();
+      this.close();
+      return Promise.resolve();
+    }
     res.flushHeaders();
     res.on('close', () => this.close());
+    const connection = res.req.socket;
+    connection.once('close', () => this.close());
+    if (res.socket || connection.destroyed) {
+      this.begin();
+      return Promise.resolve();
+    }
+    // Pipelined behind answers still being sent: the connection becomes this response's when they
+    // are done, and Node writes the queued head right after announcing it.
+    return new Promise<void>((resolve) => {
+      res.once('socket', () =>
+        process.nextTick(() => {
+          this.begin();
+          resolve();
+        }),
+      );
+      connection.once('close', () => resolve());
+    });
+  }
+
+  /** Writes the stream's first event and starts the keep-alive comments. */
+  private begin(): void {
+    const { res } = this.o;
     // the client left before the stream started
-    if (res.destroyed || !res.socket || res.socket.destroyed) return this.close();
+    if (this.ended || res.destroyed || !res.socket || res.socket.destroyed) return this.close();
     const socket = res.socket;
     this.socket = socket;
     let head = 'retry: 2000\n\n';

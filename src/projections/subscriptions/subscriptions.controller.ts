@@ -193,7 +193,7 @@ export class SubscriptionsController {
       caller.keyId === 'anonymous'
         ? () => undefined
         : this.revocations.watch(caller.keyId, () => session.close());
-    session.start();
+    await session.start(); // pipelined behind other answers, it starts when they are sent
     this.hub.add(session, record.position);
   }
 }
