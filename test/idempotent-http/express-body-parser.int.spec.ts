@@ -1,4 +1,4 @@
-// docs/protect-your-api.md "Express": the fingerprint is taken over the parsed body (`req.body`).
+// docs/protect-your-api.md "Fastify and Express": the fingerprint is taken over the parsed body (`req.body`).
 // Mounted without a body parser, every body read as `undefined`, so a different payload under
 // the same Idempotency-Key was replayed the first answer instead of a 422 conflict. The adapter
 // now refuses to guard a request whose body it cannot see: the app's error handler gets an error
