@@ -24,12 +24,19 @@ let operator: TestKey;
 let auditor: TestKey;
 
 beforeAll(async () => {
-  buildConsole();
-  browser = await launchChromium();
-  ledger = await startTestLedger('postgres');
-  worker = await ledger.createKey({ tenant: T, roles: ['worker'], name: 'invoice-sync' });
-  operator = await ledger.createKey({ tenant: T, roles: ['operator', 'auditor'], name: 'ops:maria' });
-  auditor = await ledger.createKey({ tenant: T, roles: ['auditor'], name: 'audit:olaf' });
+  // Chromium starts while the console builds and the ledger starts; the ledger looks for the build
+  // when it starts (src/console/console-directory.ts), so it starts after the build. Settled, not
+  // Promise.all: when one fails, afterAll still closes the other.
+  const started = await Promise.allSettled([
+    launchChromium().then((b) => (browser = b)),
+    buildConsole().then(async () => (ledger = await startTestLedger('postgres'))),
+  ]);
+  for (const s of started) if (s.status === 'rejected') throw s.reason;
+  [worker, operator, auditor] = await Promise.all([
+    ledger.createKey({ tenant: T, roles: ['worker'], name: 'invoice-sync' }),
+    ledger.createKey({ tenant: T, roles: ['operator', 'auditor'], name: 'ops:maria' }),
+    ledger.createKey({ tenant: T, roles: ['auditor'], name: 'audit:olaf' }),
+  ]);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
