@@ -24,12 +24,19 @@ let operator: TestKey;
 let auditor: TestKey;
 
 beforeAll(async () => {
-  buildConsole();
-  browser = await launchChromium();
-  ledger = await startTestLedger('postgres');
-  worker = await ledger.createKey({ tenant: T, roles: ['worker'], name: 'invoice-sync' });
-  operator = await ledger.createKey({ tenant: T, roles: ['operator', 'auditor'], name: 'ops:maria' });
-  auditor = await ledger.createKey({ tenant: T, roles: ['auditor'], name: 'audit:olaf' });
+  // Chromium starts while the console builds and the ledger starts; the ledger looks for the build
+  // when it starts (src/console/console-directory.ts), so it starts after the build. Settled, not
+  // Promise.all: when one fails, afterAll still closes the other.
+  const started = await Promise.allSettled([
+    launchChromium().then((b) => (browser = b)),
+    buildConsole().then(async () => (ledger = await startTestLedger('postgres'))),
+  ]);
+  for (const s of started) if (s.status === 'rejected') throw s.reason;
+  [worker, operator, auditor] = await Promise.all([
+    ledger.createKey({ tenant: T, roles: ['worker'], name: 'invoice-sync' }),
+    ledger.createKey({ tenant: T, roles: ['operator', 'auditor'], name: 'ops:maria' }),
+    ledger.createKey({ tenant: T, roles: ['auditor'], name: 'audit:olaf' }),
+  ]);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -101,10 +108,16 @@ describe('operator console in Chromium', () => {
     await page.getByTestId('count-unknown_outcome').getByText('1').waitFor(WAIT);
 
     // The feed connection drops; the console reconnects with Last-Event-ID and misses nothing.
+    // The page's clock, faked from here on, skips the reconnection delay (the ledger's `retry: 2000`)
+    // instead of the test sleeping through it; it runs on in real time otherwise.
+    await page.clock.install();
     ledger.app.get(ChangeHub).closeAll();
     const second = await reportUnknown('order:813');
+    const resumed = page.getByTestId('feed-status').getByText('resumed after');
+    for (const deadline = Date.now() + WAIT.timeout; !(await resumed.isVisible()) && Date.now() < deadline;)
+      await page.clock.fastForward(500);
     await queueRow(tab, 'order:813').waitFor(WAIT);
-    await page.getByTestId('feed-status').getByText('resumed after').waitFor(WAIT);
+    await resumed.waitFor(WAIT);
     expect(tab.feedRequests.length).toBeGreaterThanOrEqual(2);
     expect(tab.feedRequests.at(-1)!['last-event-id']).toMatch(/^\d+$/);
     expect(tab.feedRequests.every((h) => h.authorization?.startsWith('Bearer olk_'))).toBe(true);
