@@ -63,12 +63,26 @@ export function beforeStoreDeadline<T>(
   const left = at - deadlineClock();
   if (left <= 0) return Promise.reject(new StoreDeadlineError());
   const work = start();
+  return waitUntil(work, at, () => {
+    work.catch(() => undefined);
+    abandon?.(work);
+    return true;
+  });
+}
+
+/**
+ * Waits for `work`; at `at` (see {@link deadlineClock}) asks `giveUp` and, when it says so,
+ * rejects with {@link StoreDeadlineError} instead (else waits for `work` to its end).
+ * @throws StoreDeadlineError; whatever `work` rejects with.
+ */
+export function waitUntil<T>(work: Promise<T>, at: number, giveUp: () => boolean): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      work.catch(() => undefined);
-      abandon?.(work);
-      reject(new StoreDeadlineError());
-    }, left);
+    const timer = setTimeout(
+      () => {
+        if (giveUp()) reject(new StoreDeadlineError());
+      },
+      Math.max(0, at - deadlineClock()),
+    );
     work.then(
       (value) => {
         clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { deadlineClock, StoreDeadlineError, storeDeadline } from '../../common/store-deadline.js';
+import { StoreDeadlineError, storeDeadline, waitUntil } from '../../common/store-deadline.js';
 import { EventStoreUnavailableError, StorageUnavailableError } from '../event-store.port.js';
 import type { FreeSpace, SqlExecutor, SqlResult } from '../sql-executor.js';
 import { runInSavepoint } from '../sql/savepoint.js';
@@ -164,25 +164,9 @@ export class PgliteExecutor implements SqlExecutor {
     });
     this.#queue = turn.catch(() => undefined);
     if (at === undefined) return turn;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => {
-          if (started) return;
-          abandoned = true;
-          reject(new StoreDeadlineError());
-        },
-        Math.max(0, at - deadlineClock()),
-      );
-      turn.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
+    return waitUntil(turn, at, () => {
+      abandoned = !started;
+      return abandoned;
     });
   }
 
