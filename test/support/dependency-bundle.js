@@ -17,9 +17,10 @@
  */
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { renameIntoPlace } from './rename-into-place.js';
 import { SERVER_BUNDLE_BANNER, SERVER_BUNDLE_EXTERNALS } from '../../scripts/server-bundle-options.mjs';
 
 /** Package (as imported) → output file name. Every package the bundle contains that tests or
@@ -78,11 +79,5 @@ async function buildInto(dir, rootDir) {
     banner: SERVER_BUNDLE_BANNER,
     logLevel: 'error',
   });
-  try {
-    renameSync(partial, dir);
-  } catch (error) {
-    // another Jest run renamed its identical build into place first
-    rmSync(partial, { recursive: true, force: true });
-    if (!existsSync(dir)) throw error;
-  }
+  renameIntoPlace(partial, dir);
 }

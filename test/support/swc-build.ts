@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { alive } from '../../src/event-store/postgres/data-dir-lock.js';
+import { renameIntoPlace } from './rename-into-place.js';
 
 const ROOT = process.cwd();
 
@@ -90,12 +91,6 @@ export function swcBuild(): string {
     cwd: ROOT,
     stdio: 'inherit',
   });
-  try {
-    renameSync(tmp, out);
-  } catch (error) {
-    // Another worker finished the same build first: its directory is identical.
-    rmSync(tmp, { recursive: true, force: true });
-    if (!existsSync(out)) throw error;
-  }
+  renameIntoPlace(tmp, out);
   return out;
 }

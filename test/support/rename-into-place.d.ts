@@ -1,0 +1,2 @@
+/** See rename-into-place.js. */
+export function renameIntoPlace(partial: string, dir: string): void;
