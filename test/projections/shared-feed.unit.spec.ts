@@ -62,6 +62,16 @@ class Recorder implements FeedSubscriber {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => BigInt(from + i));
 
+/** A feed at position 0 read at once on every wake, with `count` subscribers joined to it. */
+async function liveFeed(count: number) {
+  const feed = new FakeFeed();
+  const shared = new SharedFeed(feed.read, 0n, 60_000, Infinity);
+  const live = Array.from({ length: count }, () => new Recorder(0n));
+  for (const s of live) shared.add(s);
+  await settle();
+  return { feed, shared, live };
+}
+
 it('reads each projected batch once for 500 subscribers, and each receives every change', async () => {
   const feed = new FakeFeed();
   feed.append(10);
@@ -125,11 +135,7 @@ it('paces its reads by the number of subscribers, so a burst of batches costs fe
 });
 
 it('hands the changes of one paced read to a subscriber in one write, however many pages they took', async () => {
-  const feed = new FakeFeed();
-  const shared = new SharedFeed(feed.read, 0n, 60_000, Infinity);
-  const live = Array.from({ length: 50 }, () => new Recorder(0n));
-  for (const s of live) shared.add(s);
-  await settle();
+  const { feed, shared, live } = await liveFeed(50);
   feed.append(900); // four and a half pages of 200 since the last read
   shared.wake();
   await settle();
@@ -225,11 +231,7 @@ it('a subscriber behind the cursor with no rows in between joins after one read,
 });
 
 it('hands a page to many subscribers in slices, letting other work (a claim) run between them', async () => {
-  const feed = new FakeFeed();
-  const shared = new SharedFeed(feed.read, 0n, 60_000, Infinity);
-  const live = Array.from({ length: 1_000 }, () => new Recorder(0n));
-  for (const s of live) shared.add(s);
-  await settle();
+  const { feed, shared, live } = await liveFeed(1_000);
   feed.append(3);
   shared.wake();
   // Work queued by I/O while the page is handed out: it must not wait for all 1 000 writes.
@@ -247,11 +249,7 @@ it('hands a page to many subscribers in slices, letting other work (a claim) run
 });
 
 it('a subscriber that arrives while a page is handed out misses no change and gets none twice', async () => {
-  const feed = new FakeFeed();
-  const shared = new SharedFeed(feed.read, 0n, 60_000, Infinity);
-  const live = Array.from({ length: 1_000 }, () => new Recorder(0n));
-  for (const s of live) shared.add(s);
-  await settle();
+  const { feed, shared, live } = await liveFeed(1_000);
   feed.append(3);
   shared.wake();
   const late: Recorder[] = [];
